@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <chrono>
 #include <cstring>
 #include <pthread.h>
@@ -255,7 +256,9 @@ AgentResponse CommandAgent::complete(const AgentRequest& req) {
   if (!p.started) {
     r.error = p.error;
   } else if (p.timed_out) {
-    r.error = "command timed out after " + std::to_string(cfg_.command_timeout_s) + " s (process group killed)";
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%g", cfg_.command_timeout_s);
+    r.error = std::string("command timed out after ") + secs + " s (process group killed)";
   } else if (p.term_signal) {
     r.error = "command killed by signal " + std::to_string(p.term_signal) + (err_tail.empty() ? "" : "; stderr: " + err_tail);
   } else if (p.exit_code != 0) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 
@@ -80,6 +81,12 @@ std::string no_proxy_list() {
     }
   }
   return list;
+}
+
+std::string seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g s", s);
+  return buf;
 }
 
 }  // namespace
@@ -174,10 +181,10 @@ HttpResult HttpClient::post(const HttpRequest& req) {
     curl_easy_getinfo(c, CURLINFO_CONNECT_TIME_T, &connect_us);
     if (connect_us == 0) {
       r.kind = AttemptOutcome::Kind::connect_timeout;
-      r.error = "connect timeout after " + std::to_string(req.connect_timeout_s) + " s";
+      r.error = "connect timeout after " + seconds(req.connect_timeout_s);
     } else {
       r.kind = AttemptOutcome::Kind::read_timeout;
-      r.error = "read timeout: no complete answer within " + std::to_string(req.read_timeout_s) + " s";
+      r.error = "read timeout: no complete answer within " + seconds(req.read_timeout_s);
     }
     r.status = 0;
   } else if (rc == CURLE_WRITE_ERROR && sink.overflow) {

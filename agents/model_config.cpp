@@ -88,7 +88,13 @@ nlohmann::json to_json(const YAML::Node& n) {
 
 }  // namespace
 
-ModelConfig parse_model_config(const YAML::Node& node, const std::string& where) {
+ModelConfig parse_model_config(const YAML::Node& node, const std::string& where_in) {
+  // `where` names the file; a "file:line" is accepted too (its line is replaced by each
+  // field's own).
+  std::string where = where_in;
+  if (const auto colon = where.rfind(':'); colon != std::string::npos && colon + 1 < where.size() &&
+      where.find_first_not_of("0123456789", colon + 1) == std::string::npos)
+    where.erase(colon);
   if (!node.IsMap()) throw InputError(at(where, node) + ": a model config must be a mapping (name, kind, model, ...)");
   ModelConfig c;
   c.node = node;

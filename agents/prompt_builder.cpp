@@ -245,6 +245,20 @@ std::string cap_log(const std::string& log, size_t cap) {
   return log.substr(0, cut) + "\n[... " + std::to_string(log.size() - cut) + " more bytes of compiler output cut]";
 }
 
+// Values that end in a newline next to template blank lines leave runs of blank
+// lines; one blank line is enough between parts.
+std::string tidy(std::string s) {
+  std::string out;
+  out.reserve(s.size());
+  int newlines = 0;
+  for (char c : s) {
+    newlines = c == '\n' ? newlines + 1 : 0;
+    if (newlines <= 2) out += c;
+  }
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out + "\n";
+}
+
 }  // namespace
 
 std::string render_template(const std::string& text, const std::map<std::string, std::string>& vars, const std::string& where) {
@@ -309,7 +323,7 @@ std::string render_system_prompt(const PromptOptions& o) {
       {"gpu", o.backend_family == "gpu" ? "1" : ""},
       {"cpu", o.backend_family == "cpu" ? "1" : ""},
   };
-  return render_template(read_file(file), v, file.string());
+  return tidy(render_template(read_file(file), v, file.string()));
 }
 
 std::string render_task_prompt(const Task& t, const DeviceFacts& d, const PromptOptions& o) {
@@ -354,7 +368,7 @@ std::string render_task_prompt(const Task& t, const DeviceFacts& d, const Prompt
   v["example"] = o.include_example ? read_file(o.prompts_dir / (gpu ? "example_gpu.md" : "example_cpu.md")) : "";
   v["goal"] = o.goal;
   const auto file = o.prompts_dir / "task.md";
-  return render_template(read_file(file), v, file.string());
+  return tidy(render_template(read_file(file), v, file.string()));
 }
 
 std::string render_feedback(const nlohmann::json& r, const PromptOptions& o) {
@@ -437,7 +451,7 @@ std::string render_feedback(const nlohmann::json& r, const PromptOptions& o) {
   v["gpu"] = o.backend_family != "cpu" ? "1" : "";
   v["cpu"] = o.backend_family == "cpu" ? "1" : "";
   const auto file = o.prompts_dir / "feedback.md";
-  return render_template(read_file(file), v, file.string());
+  return tidy(render_template(read_file(file), v, file.string()));
 }
 
 }  // namespace crucible

@@ -1,6 +1,7 @@
 #include "harness/eval_result.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace crucible {
 
@@ -25,13 +26,33 @@ static SampleSummary summary_from_json(const nlohmann::json& j) {
   return s;
 }
 
+// JSON has no NaN or Inf: non-finite values travel as the strings "NaN", "Inf", "-Inf".
+static nlohmann::json num(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Inf" : "-Inf";
+  return v;
+}
+
+static double num_from(const nlohmann::json& j, const char* key, double dflt) {
+  if (!j.contains(key)) return dflt;
+  const auto& v = j[key];
+  if (v.is_number()) return v.get<double>();
+  if (v.is_string()) {
+    std::string s = v.get<std::string>();
+    if (s == "NaN") return std::nan("");
+    if (s == "Inf") return HUGE_VAL;
+    if (s == "-Inf") return -HUGE_VAL;
+  }
+  return dflt;
+}
+
 nlohmann::json to_json(const CompareStats& c) {
   nlohmann::json j = {{"count", c.count}, {"mismatches", c.mismatches}, {"nonfinite", c.nonfinite},
-                      {"unwritten", c.unwritten}, {"max_abs_err", c.max_abs_err}, {"max_rel_err", c.max_rel_err},
+                      {"unwritten", c.unwritten}, {"max_abs_err", num(c.max_abs_err)}, {"max_rel_err", num(c.max_rel_err)},
                       {"first_mismatch", c.first_mismatch}};
   if (c.first_mismatch >= 0) {
-    j["expected"] = c.first_expected;
-    j["actual"] = c.first_actual;
+    j["expected"] = num(c.first_expected);
+    j["actual"] = num(c.first_actual);
   }
   return j;
 }
@@ -42,11 +63,11 @@ static CompareStats compare_from_json(const nlohmann::json& j) {
   c.mismatches = j.value("mismatches", 0ull);
   c.nonfinite = j.value("nonfinite", 0ull);
   c.unwritten = j.value("unwritten", 0ull);
-  c.max_abs_err = j.value("max_abs_err", 0.0);
-  c.max_rel_err = j.value("max_rel_err", 0.0);
+  c.max_abs_err = num_from(j, "max_abs_err", 0.0);
+  c.max_rel_err = num_from(j, "max_rel_err", 0.0);
   c.first_mismatch = j.value("first_mismatch", -1ll);
-  c.first_expected = j.value("expected", 0.0);
-  c.first_actual = j.value("actual", 0.0);
+  c.first_expected = num_from(j, "expected", 0.0);
+  c.first_actual = num_from(j, "actual", 0.0);
   return c;
 }
 

@@ -89,6 +89,15 @@ TEST(ModelConfig, ErrorsNameFileLineAndField) {
   EXPECT_NE(e.find("kind"), std::string::npos) << e;
 }
 
+TEST(ModelConfig, WhereMayCarryALineAlready) {
+  try {
+    parse_model_config(YAML::Load("kind: openai\nbase_url: http://h/v1\nmodel: m\nbogus: 1\n"), "run.yaml:12");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("run.yaml:4: ", 0), 0u) << e.what();
+  }
+}
+
 TEST(ModelConfig, ReplayKeepsItsOwnKeysForTheDriver) {
   const auto c = parse_model_config(YAML::Load("kind: replay\nname: r\ndir: results/old\n"), "m.yaml");
   EXPECT_EQ(c.kind, "replay");

@@ -414,3 +414,23 @@ TEST_F(OpenAITest, ConcurrentRequestsShareOneAgent) {
   EXPECT_EQ(ok.load(), 32);
   EXPECT_EQ(s.request_count(), 32u);
 }
+
+TEST_F(OpenAITest, ConcurrentRequestsOverlapInsteadOfQueueing) {
+  // 64 threads x 2 requests against a server that takes 50 ms per answer: in series
+  // that is 6.4 s; the pooled client must keep them in flight together.
+  ScriptedServer s;
+  s.set_default({200, ok_body("x", "stop", 1, 1), {}, 50});
+  OpenAIAgent agent(config_for(s));
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::thread> threads;
+  std::atomic<int> ok{0};
+  for (int i = 0; i < 64; ++i)
+    threads.emplace_back([&] {
+      for (int k = 0; k < 2; ++k)
+        if (agent.complete(request()).ok) ++ok;
+    });
+  for (auto& t : threads) t.join();
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(ok.load(), 128);
+  EXPECT_LT(secs, 2.0) << "requests were serialised";
+}

@@ -137,7 +137,7 @@ static fs::path make_replay_run(const std::string& name) {
   fs::copy_file(kRoot / "tasks" / "quickstart" / "softmax" / "solutions" / "crashes.cpp", d / "replay" / "relu" / "a_crash.cpp");
   // The softmax crash is written for softmax's plan; make a relu-shaped crash instead.
   std::ofstream(d / "replay" / "relu" / "a_crash.cpp")
-      << "extern \"C\" void relu(const float* x, float* y, long n) { *(volatile int*)nullptr = 1; }\n"
+      << "extern \"C\" void relu(const float* x, float* y, long n) { *(volatile int*)(unsigned long)64 = 1; }\n"
          "/*@launch\nlaunches:\n  - kernel: relu\n    args: [x, y, i64(N)]\n@*/\n";
   fs::copy_file(sol / "hangs.cpp", d / "replay" / "relu" / "b_hang.cpp");
   fs::copy_file(sol / "good_fast.cpp", d / "replay" / "relu" / "c_good.cpp");

@@ -299,7 +299,9 @@ TEST(CudaBackend, RegisteredAndCountsZeroWithoutADriver) {
   int n = -1;
   EXPECT_NO_THROW(n = b->device_count());
   EXPECT_GE(n, 0);
-  if (!cu::driver()) EXPECT_EQ(n, 0) << cu::driver_load_error();
+  if (!cu::driver()) {
+    EXPECT_EQ(n, 0) << cu::driver_load_error();
+  }
   auto c = b->make_compiler(nullptr);
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->name(), "nvrtc");

@@ -58,7 +58,7 @@ ExecutorProcess::ExecutorProcess(const std::string& executor_path, const std::ve
 
   SpawnSpec spec;
   spec.path = executor_path;
-  spec.argv = {executor_path, kCpuExecutorArg};
+  spec.argv = {"crucible-cpu-executor", kCpuExecutorArg};  // argv[0]: a clear name in ps
   spec.env = {};  // nothing of ours (keys, paths) reaches the candidate
   spec.fd_map = {{theirs.get(), kControlFd}};
   spec.rlimit_data = int64_t(4) << 30;  // heap; the shared buffers are not counted

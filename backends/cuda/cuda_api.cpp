@@ -18,10 +18,9 @@ struct Loaded {
 Loaded load() {
   Loaded l;
   void* h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!h) h = dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     const char* e = dlerror();
-    l.error = std::string("cannot load libcuda.so.1 (no NVIDIA driver?): ") + (e ? e : "");
+    l.error = std::string("cannot load the NVIDIA driver: ") + (e ? e : "libcuda.so.1 not found");
     return l;
   }
   // The handle is kept for the life of the process: the driver cannot be unloaded safely.

@@ -42,7 +42,8 @@ const Api& api() {
     void* h = nullptr;
     const char* env = std::getenv("CRUCIBLE_CUPTI_LIB");
     for (const char* name : {env, "libcupti.so.13", "libcupti.so.12", "libcupti.so",
-                             "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so", "/usr/local/cuda/lib64/libcupti.so"}) {
+                             "/usr/local/cuda/lib64/libcupti.so.13", "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13",
+                             "/usr/local/cuda/lib64/libcupti.so", "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so"}) {
       if (name && *name && (h = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
     }
     if (!h) return a;

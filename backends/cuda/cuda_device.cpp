@@ -320,13 +320,16 @@ uint64_t CudaDevice::alloc(size_t bytes) {
 void CudaDevice::release(uint64_t buffer) {
   auto it = buffers_.find(static_cast<CUdeviceptr>(buffer));
   if (it == buffers_.end()) return;
-  if (*poisoned_) {
-    it->second.release();
-  } else {
-    make_current();
-    // cuMemFree does not wait for our stream: finish what may still use the buffer.
-    cu::driver()->cuStreamSynchronize(stream_.get());
+  if (!*poisoned_) {
+    // Finish what may still use the buffer, under the deadline: cuMemFree would wait
+    // for it with none. Never throws (called from destructors); a fault leaks instead.
+    try {
+      make_current();
+      sync("work before freeing a buffer");
+    } catch (const std::exception&) {
+    }
   }
+  if (*poisoned_) it->second.release();
   buffers_.erase(it);
   sizes_.erase(static_cast<CUdeviceptr>(buffer));
 }
