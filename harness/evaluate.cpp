@@ -404,14 +404,26 @@ class Evaluator {
     int64_t clock_min = 0;
     auto wall0 = std::chrono::steady_clock::now();
     bool wall_capped = false;
-    for (int k = 0; !(crit_c->done() && crit_r->done()); ++k) {
+    // The reference needs no more samples than the candidate once it has its minimum:
+    // the speedup's precision is set by the noisier side, and every extra sample costs
+    // an input regeneration (docs/measurement.md).
+    auto finished = [&] {
+      return crit_c->done() && (crit_r->done() || crit_r->samples().size() >= crit_c->samples().size());
+    };
+    for (int k = 0; !finished(); ++k) {
       if (k > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count() > opt_.stopping.max_wall_s) {
         wall_capped = true;
         break;
       }
-      // Reference and candidate alternate so drift hits both alike; each sample has its
-      // own fresh inputs, generated outside the timed region (exploits 4 and 9).
-      fill_inputs(sb, p, seed(shape_id, 2 * k + 2));
+      // Each iteration has fresh inputs, generated outside the timed region (exploits 4
+      // and 9); the reference and then the candidate are timed on them, so drift and
+      // data-dependent speed hit both alike. The reference's output is wiped before the
+      // candidate runs.
+      fill_inputs(sb, p, seed(shape_id, k + 2));
+      bool late_check = k >= opt_.stopping.min_samples && (splitmix(r ^ k) % 32) == 0;
+      bool checked = recheck.count(k) || late_check;
+      std::vector<uint64_t> sums_before;
+      if (checked) sums_before = checksums(sb);
       poison(sb.ref_out);
       double tr;
       try {
@@ -421,7 +433,6 @@ class Evaluator {
         CRU_THROW("task " + task_.name + ": the reference failed while timed: " + e.what());
       }
       poison(sb.ref_out);
-      fill_inputs(sb, p, seed(shape_id, 2 * k + 3));
       poison(sb.cand_out);
       double tc = 0;
       try {
@@ -431,9 +442,14 @@ class Evaluator {
       }
       if (!crit_r->done()) crit_r->add(tr);
       if (!crit_c->done()) crit_c->add(tc);
-      bool late_check = k >= opt_.stopping.min_samples && (splitmix(r ^ k) % 32) == 0;
-      if (recheck.count(k) || late_check) {
-        // Re-check this timed sample's output: the reference runs now, untimed, on the same inputs.
+      if (checked) {
+        // Re-check this timed sample: inputs untouched, and the output right. The
+        // reference runs now, untimed, on the same inputs.
+        auto sums_after = checksums(sb);
+        if (sums_after != sums_before) {
+          res_.add_flag(flag::input_mutated);
+          throw Failure{Verdict::wrong_output, "the candidate modified its inputs during a timed run on shape " + params_text(p)};
+        }
         run_reference(rl, p);
         std::string why;
         auto checks = compare(sb, &why);

@@ -7,18 +7,20 @@
 #   bash gpu-bundle/run-gpu.sh        # GPU tests + benchmarks, logs under $OUT
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+BUILD=${BUILD:-build}
+[ "$BUILD" = build ] && scripts/setup.sh
 B=gpu-bundle
 rm -rf "$B"; mkdir -p "$B/bin" "$B/lib"
-cp build/crucible "$B/bin/"
-for t in build/tests/test_*; do [ -x "$t" ] && cp "$t" "$B/bin/"; done
+cp "$BUILD"/crucible "$B/bin/"
+for t in "$BUILD"/tests/test_*; do [ -x "$t" ] && cp "$t" "$B/bin/"; done
 for f in "$B"/bin/*; do
   ldd "$f" | awk '/=> \//{print $3}' | while read -r lib; do
     case "$(basename "$lib")" in
-      libcuda.so*|libnvrtc*|libcupti*|libnvidia*|libc.so*|libm.so*|libpthread*|libdl.so*|librt.so*|ld-linux*) ;;
+      libcuda.so*|libnvrtc*|libcupti*|libnvidia*|libc.so*|libm.so*|libpthread*|libdl.so*|librt.so*|libresolv*|ld-linux*) ;;
       *) cp -nL "$lib" "$B/lib/" ;;
     esac
   done
 done
+strip --strip-debug "$B"/bin/* "$B"/lib/* 2>/dev/null || true
 cp scripts/run-gpu.sh "$B/run-gpu.sh"
 du -sh "$B"

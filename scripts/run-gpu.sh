@@ -8,25 +8,29 @@ OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 export LD_LIBRARY_PATH=$B/lib:/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64:${LD_LIBRARY_PATH:-}
 export CRUCIBLE_ROOT=$ROOT
 export CRUCIBLE_CACHE_DIR=/tmp/crucible-cache
+export CRUCIBLE_BIN=$B/bin/crucible
 C=$B/bin/crucible
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv > "$OUT/gpu.txt" 2>&1
-echo "== devices"; $C devices 2>&1 | tee "$OUT/devices.txt" | head -40
+echo "== devices"; $C devices > "$OUT/devices.txt" 2>&1; head -20 "$OUT/devices.txt"
 echo "== gpu tests"
 for t in $B/bin/test_gpu_*; do
   [ -x "$t" ] || continue
-  "$t" --gtest_brief=1 2>&1 | tee "$OUT/$(basename "$t").log" | tail -25
+  "$t" --gtest_brief=1 2>&1 | tee -a "$OUT/gpu-tests.log" | grep -vE "^\[ +(OK|RUN) " | tail -25
 done
+echo "== stand-alone ReLU timing (nvcc)"
+nvcc -O3 -arch=sm_90 scripts/standalone-relu.cu -o /tmp/standalone-relu && /tmp/standalone-relu
 echo "== quickstart on cuda"
 rm -rf "$ROOT/results/gpu-quickstart"
-( time $C run configs/quickstart.yaml --name gpu-quickstart --backend cuda ) > "$OUT/quickstart.log" 2>&1
-tail -40 "$OUT/quickstart.log"
-cp "$ROOT/results/gpu-quickstart/records.jsonl" "$OUT/quickstart-records.jsonl" 2>/dev/null
+( time $C run configs/quickstart.yaml --name gpu-quickstart --backend cuda ) > /tmp/quickstart.log 2>&1
+tail -20 /tmp/quickstart.log
+mkdir -p "$OUT/relu"; cp "$ROOT/results/gpu-quickstart/records.jsonl" "$OUT/relu/quickstart-records.jsonl" 2>/dev/null
 echo "== KernelBench level-1 ReLU (4096 x 393216 fp32), float4 candidate: 1 warm-up then 5 timed evals"
 T=tasks/level1/relu_kernelbench; S=$T/solutions/good.cu
-$C eval --task $T --candidate $S --backend cuda --json > "$OUT/relu-warm.json" 2>&1
+$C eval --task $T --candidate $S --backend cuda --json > /tmp/relu-warm.json 2>&1
+mkdir -p "$OUT/relu"
 for i in 1 2 3 4 5; do
-  s=$(date +%s.%N); $C eval --task $T --candidate $S --backend cuda --json > "$OUT/relu-$i.json" 2>&1; e=$(date +%s.%N)
-  echo "eval $i wall_s $(echo "$e - $s" | bc)" | tee -a "$OUT/relu-wall.txt"
+  s=$(date +%s%N); $C eval --task $T --candidate $S --backend cuda --json > "$OUT/relu/relu-$i.json" 2>&1; e=$(date +%s%N)
+  echo "eval $i whole-process wall $(( (e - s) / 1000000 )) ms"
 done
 python3 - "$OUT" <<'PY'
 import json, sys, glob, statistics
@@ -34,7 +38,7 @@ out = sys.argv[1]
 rows = []
 for i in range(1, 6):
     try:
-        j = json.load(open(f"{out}/relu-{i}.json"))
+        j = json.load(open(f"{out}/relu/relu-{i}.json"))
     except Exception as e:
         print("eval", i, "unreadable:", e); continue
     sh = [s for s in j["shapes"] if s.get("candidate")]
@@ -46,5 +50,12 @@ if sp: print("speedup spread (max/min-1): %.4f" % (max(sp)/min(sp)-1))
 cm = [r[2] for r in rows if r[2]]; cu = [r[4] for r in rows if r[4]]
 if cm and cu: print("median cand_ms %.4f  cupti_ms %.4f  diff %.2f%%" % (statistics.median(cm), statistics.median(cu), 100*(statistics.median(cm)/statistics.median(cu)-1)))
 PY
-echo "== compile latency (warm worker)"
-$B/bin/test_gpu_cuda --gtest_filter='*CompileLatency*' 2>&1 | tail -5
+
+echo "== level suites on cuda, verification only"
+for l in 1 2 3; do
+  rm -rf "$ROOT/results/gpu-verify-level$l"
+  $C run configs/verify-level$l.yaml --name gpu-verify-level$l --backend cuda > /tmp/verify-$l.log 2>&1
+  grep -v "  pass" /tmp/verify-$l.log | tail -15
+  echo "level $l: $(grep -c '  pass' /tmp/verify-$l.log) pass lines"
+  cp "$ROOT/results/gpu-verify-level$l/records.jsonl" "$OUT/relu/verify-level$l.jsonl" 2>/dev/null
+done

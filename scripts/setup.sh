@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PKGS="build-essential cmake ninja-build pkg-config libtbb-dev libyaml-cpp-dev nlohmann-json3-dev \
-libcurl4-openssl-dev libgtest-dev libcli11-dev libffi-dev libseccomp-dev libcpp-httplib-dev libamdhip64-dev"
+libcurl4-openssl-dev libgtest-dev libcli11-dev libffi-dev libseccomp-dev libcpp-httplib-dev libamdhip64-dev chromium"
 missing=""
 for p in $PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then

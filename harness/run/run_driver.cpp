@@ -19,6 +19,7 @@
 #include "harness/error.h"
 #include "harness/eval_service.h"
 #include "harness/results_store.h"
+#include "harness/run/progress.h"
 #include "harness/run/trajectory.h"
 
 namespace crucible {
@@ -137,18 +138,20 @@ int run_campaign(const RunConfig& cfg, const RunOptions& ro) {
   std::string backend = svc.backend();
   std::atomic<int> faults{0}, done{0};
   std::mutex print_mu;
+  // Progress: a live status line on a terminal, one log line per record otherwise.
+  std::unique_ptr<Progress> progress;
+  auto start_progress = [&](int64_t total) {
+    progress = std::make_unique<Progress>(total, Progress::stderr_is_terminal(), std::cerr, std::cout);
+    progress->preload(store.existing());
+  };
   auto report = [&](const nlohmann::json& rec) {
-    if (ro.quiet) return;
-    std::lock_guard<std::mutex> lk(print_mu);
-    std::string sp = rec["speedup"].is_number() ? std::to_string(rec["speedup"].get<double>()).substr(0, 6) + "x" : "-";
-    std::cout << rec["key"].get<std::string>() << "  " << rec["verdict"].get<std::string>() << "  " << sp;
-    if (!rec["flags"].empty()) std::cout << "  " << rec["flags"].dump();
-    std::cout << std::endl;
+    if (!ro.quiet && progress) progress->record(rec);
   };
 
-  tbb::task_arena arena(so.compile_workers + 1);
+  tbb::task_arena arena(std::min<int>(so.compile_workers + 1, static_cast<int>(std::max(2u, std::thread::hardware_concurrency()))));
   if (cfg.replay) {
     auto items = replay_items(cfg, suite.tasks, find_backend(backend)->family, backend);
+    start_progress(static_cast<int64_t>(items.size()));
     arena.execute([&] {
       tbb::parallel_for_each(items.begin(), items.end(), [&](const ReplayItem& it) {
         if (store.has(it.key)) return;  // finished before: kept, not re-evaluated
@@ -170,9 +173,11 @@ int run_campaign(const RunConfig& cfg, const RunOptions& ro) {
       });
     });
   } else {
-    TrajectoryContext ctx{cfg, svc, store, backend, report, faults, done};
+    start_progress(trajectory_rounds_total(cfg, suite.tasks.size()));
+    TrajectoryContext ctx{cfg, svc, store, backend, report, faults, done, progress.get()};
     run_trajectories(ctx, suite.tasks, arena);
   }
+  if (progress && !ro.quiet) progress->finish();
   if (!ro.quiet)
     std::cerr << "run '" << name << "': " << done.load() << " evaluated now, " << store.existing().size()
               << " kept from before, " << faults.load() << " harness faults; results in " << store.dir().string() << "\n";

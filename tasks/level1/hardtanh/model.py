@@ -1,0 +1,27 @@
+# KernelBench level1/32_HardTanh.py in KernelBench's form, at this task's benchmark shape.
+# Param mapping: the task's N = batch_size * dim; the task's x is this x flattened
+# (the operation is elementwise, so any shape with N elements gives the same values).
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    """hardtanh(-1, 1)"""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.nn.functional.hardtanh(x, min_val=-1., max_val=1.)
+
+
+batch_size = 4096
+dim = 393216
+
+
+def get_inputs():
+    return [torch.randn(batch_size, dim)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,15 @@
+// Correct GPU candidate: one float per thread per step of a grid-stride loop.
+__device__ __forceinline__ float op(float v) { return v > 0.f ? v : 0.01f * v; }
+
+extern "C" __global__ void leaky_relu_scalar(const float* __restrict__ x, float* __restrict__ y, int64_t n) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) y[i] = op(x[i]);
+}
+
+/*@launch
+launches:
+  - kernel: leaky_relu_scalar
+    grid: min(ceil_div(N, 256), sm_count * 32)
+    block: 256
+    args: [x, y, i64(N)]
+@*/

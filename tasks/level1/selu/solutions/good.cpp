@@ -1,0 +1,17 @@
+// Correct CPU candidate: the same formula in f32 arithmetic (float overloads of <cmath>).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+extern "C" void selu_f32(const float* __restrict__ x, float* __restrict__ y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = x[i];
+    y[i] = v > 0.f ? 1.05070099f * v : 1.75809932f * std::expm1(v);
+  }
+}
+
+/*@launch
+launches:
+  - kernel: selu_f32
+    args: [x, y, i64(N)]
+@*/

@@ -1,0 +1,17 @@
+// Correct CPU candidate: the same formula in f32 arithmetic (float overloads of <cmath>).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+extern "C" void softsign_f32(const float* __restrict__ x, float* __restrict__ y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = x[i];
+    y[i] = v / (1.f + std::fabs(v));
+  }
+}
+
+/*@launch
+launches:
+  - kernel: softsign_f32
+    args: [x, y, i64(N)]
+@*/
