@@ -29,6 +29,9 @@ class StoppingCriterion {
   virtual const std::vector<double>& samples() const = 0;
 };
 
+// 1.4826 * MAD / median: the robust relative noise stdrel stops on.
+double robust_noise(const std::vector<double>& samples);
+
 using CriterionFactory = std::function<std::unique_ptr<StoppingCriterion>(const StoppingParams&)>;
 void register_criterion(const std::string& name, CriterionFactory);
 // Throws crucible::Error for an unknown name, listing the known ones.

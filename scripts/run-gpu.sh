@@ -4,7 +4,9 @@
 set -uo pipefail
 ROOT=$(pwd)
 B=$ROOT/gpu-bundle
-OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+# Everything is written under one folder and packed into $OUT/gpu-out.tgz at the end
+# (the device tool brings back at most 8 files).
+REAL_OUT=${OUT:-/tmp/out}; OUT=/tmp/gpu-out; rm -rf "$OUT"; mkdir -p "$OUT" "$REAL_OUT"
 export LD_LIBRARY_PATH=$B/lib:/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64:${LD_LIBRARY_PATH:-}
 export CRUCIBLE_ROOT=$ROOT
 export CRUCIBLE_CACHE_DIR=/tmp/crucible-cache
@@ -51,11 +53,18 @@ cm = [r[2] for r in rows if r[2]]; cu = [r[4] for r in rows if r[4]]
 if cm and cu: print("median cand_ms %.4f  cupti_ms %.4f  diff %.2f%%" % (statistics.median(cm), statistics.median(cu), 100*(statistics.median(cm)/statistics.median(cu)-1)))
 PY
 
-echo "== level suites on cuda, verification only"
+echo "== adversarial CUDA candidates"
+python3 scripts/adversarial-cuda.py --crucible $C 2>&1 | tee "$OUT/adversarial-cuda.txt"
+echo "== level suites on cuda, timed (references and good candidates, short timing)"
 for l in 1 2 3; do
-  rm -rf "$ROOT/results/gpu-verify-level$l"
-  $C run configs/verify-level$l.yaml --name gpu-verify-level$l --backend cuda > /tmp/verify-$l.log 2>&1
-  grep -v "  pass" /tmp/verify-$l.log | tail -15
-  echo "level $l: $(grep -c '  pass' /tmp/verify-$l.log) pass lines"
-  cp "$ROOT/results/gpu-verify-level$l/records.jsonl" "$OUT/relu/verify-level$l.jsonl" 2>/dev/null
+  rm -rf "$ROOT/results/gpu-time-level$l"
+  $C run configs/time-level$l.yaml --name gpu-time-level$l --backend cuda > /tmp/time-$l.log 2>&1
+  grep -v "  pass" /tmp/time-$l.log | grep -v "^replay\|^model\|^$" | tail -8
+  cp "$ROOT/results/gpu-time-level$l/records.jsonl" "$OUT/relu/time-level$l.jsonl" 2>/dev/null
 done
+echo "== torch cross-check"
+PYTHONUNBUFFERED=1 timeout 200 python3 scripts/torch-crosscheck.py --crucible $C --budget-s 120 --reps 10 2>&1 | tail -90 | tee "$OUT/relu/torch-crosscheck.txt"
+cp tasks/baselines/h200.json "$OUT/relu/h200.json" 2>/dev/null
+cp results/torch-crosscheck.json "$OUT/relu/torch-crosscheck.json" 2>/dev/null
+
+tar czf "$REAL_OUT/gpu-out.tgz" -C "$OUT" .

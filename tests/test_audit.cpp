@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <filesystem>
@@ -14,7 +15,12 @@
 #include <set>
 #include <sstream>
 
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
 #include "harness/audit/audit.h"
+#include "harness/audit/audit_cli.h"
 #include "harness/audit/degenerate.h"
 #include "harness/backend_registry.h"
 #include "harness/launch_plan.h"
@@ -61,10 +67,16 @@ TEST(Audit, QuickstartHasNoDefectsAndEveryKindFails) {
   for (auto& row : r.rows) {
     if (row.task != "relu") continue;
     auto has = [&](const char* f) { return std::find(row.flags.begin(), row.flags.end(), f) != row.flags.end(); };
-    if (row.kind == "write_nothing") EXPECT_TRUE(has(flag::unwritten_output)) << row.message;
-    if (row.kind == "nan_fill") EXPECT_TRUE(has(flag::nan_output)) << row.message;
-    if (row.kind == "input_mutation") EXPECT_TRUE(has(flag::input_mutated)) << row.message;
-    if (row.kind != "n/a") EXPECT_EQ(row.verdict, "wrong_output") << row.kind << ": " << row.message;
+    if (row.kind == "write_nothing") {
+      EXPECT_TRUE(has(flag::unwritten_output)) << row.message;
+    }
+    if (row.kind == "nan_fill") {
+      EXPECT_TRUE(has(flag::nan_output)) << row.message;
+    }
+    if (row.kind == "input_mutation") {
+      EXPECT_TRUE(has(flag::input_mutated)) << row.message;
+    }
+    EXPECT_EQ(row.verdict, "wrong_output") << row.kind << ": " << row.message;
   }
 }
 
@@ -161,4 +173,39 @@ TEST(AuditSuite, WholeTreeCiSized) {
   RecordProperty("audit_seconds", std::to_string(total));
   std::cout << "whole tree: " << suites << " suites, " << tasks << " tasks, " << total << " s\n";
   EXPECT_GE(suites, 1);
+}
+
+// `crucible reference-output` (refout_main, in-process on the CPU backend): its inputs
+// are byte for byte those of `crucible inputs`, and the outputs are the reference's
+// (relu: max(x, 0)), with dtype, shape and tolerance in outputs.json.
+TEST(ReferenceOutput, MatchesInputsCommandAndComputesTheReference) {
+  fs::path dir = fs::temp_directory_path() / ("crucible-refout-test-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  std::string task = (kRoot / "tasks" / "quickstart" / "relu").string();
+  std::string out = (dir / "ref").string();
+  std::vector<std::string> args = {"reference-output", "--task", task, "--shape", "N=1001", "--seed", "42",
+                                   "--out", out, "--backend", "cpu"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  // The CPU device execs its executor: in this test binary that must be the crucible binary.
+  ASSERT_EQ(refout_main(static_cast<int>(argv.size()), argv.data(), kExe), 0);
+  std::string cmd = kExe + " inputs --task " + task + " --shape N=1001 --seed 42 --out " + (dir / "in").string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  std::string x = slurp(dir / "ref" / "x.bin"), x2 = slurp(dir / "in" / "x.bin"), y = slurp(dir / "ref" / "ref_y.bin");
+  ASSERT_EQ(x.size(), 1001 * 4u);
+  EXPECT_EQ(x, x2);
+  ASSERT_EQ(y.size(), x.size());
+  const float* xf = reinterpret_cast<const float*>(x.data());
+  const float* yf = reinterpret_cast<const float*>(y.data());
+  int neg = 0;
+  for (int i = 0; i < 1001; ++i) {
+    EXPECT_EQ(yf[i], xf[i] > 0 ? xf[i] : 0.f) << i;
+    neg += xf[i] < 0;
+  }
+  EXPECT_GT(neg, 100);
+  auto meta = nlohmann::json::parse(slurp(dir / "ref" / "outputs.json"));
+  EXPECT_EQ(meta["tensors"][0]["name"], "y");
+  EXPECT_EQ(meta["tensors"][0]["shape"], nlohmann::json::array({1001}));
+  EXPECT_EQ(meta["tensors"][0]["dtype"], "f32");
+  fs::remove_all(dir);
 }

@@ -214,10 +214,12 @@ TEST_F(Hiprtc, WorkerCompileLatency) {
   };
   double wall = 0, rtc = 0;
   compile(-1, &wall, &rtc);  // warm-up: worker start, library load, first hiprtc call
+  if (HasFatalFailure()) return;
   const double first_ms = wall;
   std::vector<double> walls, rtcs;
   for (int i = 0; i < reps; ++i) {
     compile(i, &wall, &rtc);
+    if (HasFatalFailure()) return;
     walls.push_back(wall);
     rtcs.push_back(rtc);
   }

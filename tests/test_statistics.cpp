@@ -121,3 +121,22 @@ TEST(StoppingCriterion, UnknownNameListsKnownOnes) {
     EXPECT_NE(m.find("fixed"), std::string::npos);
   }
 }
+
+TEST(StoppingCriterion, RobustNoiseIgnoresRareOutliers) {
+  std::vector<double> v(100, 1.0);
+  for (int i = 0; i < 100; ++i) v[i] = 1.0 + 0.001 * (i % 5);  // 0.1%-level jitter
+  v[7] = 1.5;                                                   // two outliers
+  v[50] = 2.0;
+  EXPECT_LT(robust_noise(v), 0.005);
+  EXPECT_GT(summarize(v).rel_stdev, 0.05);
+  StoppingParams p;
+  p.min_samples = 10;
+  p.min_time_s = 0;
+  auto c = make_criterion("stdrel", p);
+  for (double x : v) {
+    if (c->done()) break;
+    c->add(x);
+  }
+  EXPECT_TRUE(c->done());
+  EXPECT_LT(c->samples().size(), 20u);  // stopped near the minimum despite the outliers
+}

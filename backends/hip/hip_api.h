@@ -4,6 +4,10 @@
 // missing ROCm is just "0 HIP devices" and "hiprtc unavailable". Only the headers of
 // the build machine's ROCm (Debian's 5.2) are used, for types and signatures.
 #pragma once
+// The AMD platform's declarations (ROCm's headers need exactly one platform named).
+#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP_PLATFORM_NVIDIA__)
+#define __HIP_PLATFORM_AMD__ 1
+#endif
 #include <hip/hip_runtime_api.h>
 #include <hip/hiprtc.h>
 

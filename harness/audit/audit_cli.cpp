@@ -65,7 +65,7 @@ int audit_main(int argc, char** argv) {
   }
 }
 
-int refout_main(int argc, char** argv) {
+int refout_main(int argc, char** argv, const std::string& exe) {
   CLI::App app{"crucible reference-output: a task's inputs and its reference's outputs for one shape and seed"};
   std::string task_dir, shape, out = ".", backend = "cpu";
   uint64_t seed = 0;
@@ -82,7 +82,7 @@ int refout_main(int argc, char** argv) {
   try {
     Task t = load_task(task_dir);
     Params p = parse_params_text(shape);
-    ReferenceRunner rr(backend);
+    ReferenceRunner rr(backend, exe);
     ReferenceRun r = rr.run(t, p, seed);
     fs::create_directories(out);
     auto write = [&](const std::string& file, const std::vector<uint8_t>& b) {

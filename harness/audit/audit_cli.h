@@ -2,6 +2,7 @@
 // (harness/cli/main.cpp). Each takes the arguments after the subcommand, with argv[0]
 // being the subcommand's own name: call as audit_main(argc - 1, argv + 1).
 #pragma once
+#include <string>
 
 namespace crucible {
 
@@ -14,6 +15,7 @@ int audit_main(int argc, char** argv);
 // Writes the inputs exactly as `crucible inputs` does (<input>.bin, inputs.json) and the
 // reference's outputs on them (ref_<output>.bin, outputs.json with dtype, shape and
 // tolerance). Runs the reference in this process (it opens the device here).
-int refout_main(int argc, char** argv);
+// exe: the crucible binary the CPU backend execs as its executor (empty: this process).
+int refout_main(int argc, char** argv, const std::string& exe = "");
 
 }  // namespace crucible

@@ -17,6 +17,8 @@
 #include "harness/eval_service.h"
 #include "harness/inputs.h"
 #include "harness/run/run_driver.h"
+#include "harness/audit/audit_cli.h"
+#include "harness/report/report_cli.h"
 #include "harness/task.h"
 #include "harness/worker_client.h"
 #include "harness/worker_main.h"
@@ -87,8 +89,21 @@ fs::path default_root() { return fs::path(CRUCIBLE_SOURCE_DIR); }
 int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], "__worker") == 0) return worker_main(argc, argv);
   if (argc >= 2 && std::strcmp(argv[1], "__cpu_executor") == 0) return cpu_executor_main(argc, argv);
+  // Subcommands with parsers of their own (harness/report, harness/audit).
+  if (argc >= 2) {
+    std::string sub = argv[1];
+    try {
+      if (sub == "report") return report_main(argc - 1, argv + 1);
+      if (sub == "compare") return compare_main(argc - 1, argv + 1);
+      if (sub == "audit") return audit_main(argc - 1, argv + 1);
+      if (sub == "reference-output") return refout_main(argc - 1, argv + 1);
+    } catch (const std::exception& e) {
+      std::cerr << "crucible " << sub << ": " << e.what() << "\n";
+      return 3;
+    }
+  }
 
-  CLI::App app{"crucible: evaluate LLM-written GPU kernels"};
+  CLI::App app{"crucible: evaluate LLM-written GPU kernels\n(also: crucible report RUN..., crucible compare RUN_A RUN_B..., crucible audit [SUITE], crucible reference-output)"};
   app.require_subcommand(1);
 
   // ---- eval

@@ -18,7 +18,9 @@
 #include "harness/device_json.h"
 #include "harness/error.h"
 #include "harness/eval_service.h"
+#include "harness/report/report_cli.h"
 #include "harness/results_store.h"
+#include <fstream>
 #include "harness/run/progress.h"
 #include "harness/run/trajectory.h"
 
@@ -181,6 +183,19 @@ int run_campaign(const RunConfig& cfg, const RunOptions& ro) {
   if (!ro.quiet)
     std::cerr << "run '" << name << "': " << done.load() << " evaluated now, " << store.existing().size()
               << " kept from before, " << faults.load() << " harness faults; results in " << store.dir().string() << "\n";
+  if (!ro.quiet) {
+    // The headline table of the whole run (records from before a resume included).
+    std::vector<nlohmann::json> all;
+    std::ifstream in(store.dir() / "records.jsonl");
+    std::string line;
+    while (std::getline(in, line)) {
+      try {
+        all.push_back(nlohmann::json::parse(line));
+      } catch (...) {
+      }
+    }
+    std::cout << "\n" << headline_table(all) << std::flush;
+  }
   return faults.load() ? 1 : 0;
 }
 

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -138,7 +139,9 @@ class CrucibleRun {
     posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    int rc = posix_spawn(&pid_, argv[0], &fa, nullptr, argv.data(), environ);
+    pid_t pid = -1;
+    int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+    pid_ = pid;
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0) throw std::runtime_error("posix_spawn crucible failed");
   }
@@ -151,8 +154,9 @@ class CrucibleRun {
     auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
     while (pid_ > 0) {
       int st = 0;
-      pid_t r = ::waitpid(pid_, &st, WNOHANG);
-      if (r == pid_) {
+      pid_t p = pid_;
+      pid_t r = ::waitpid(p, &st, WNOHANG);
+      if (r == p) {
         pid_ = -1;
         return WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
       }
@@ -164,18 +168,19 @@ class CrucibleRun {
     }
     return -1;
   }
-  // SIGKILL and reap: when this returns, the process can write nothing more.
+  // SIGKILL and reap (here or in a concurrent wait()): when this returns, the process
+  // is dead and can write nothing more.
   void kill_now() {
-    if (pid_ <= 0) return;
-    ::kill(pid_, SIGKILL);
+    pid_t p = pid_.exchange(-1);
+    if (p <= 0) return;
+    ::kill(p, SIGKILL);
     int st = 0;
-    ::waitpid(pid_, &st, 0);
-    pid_ = -1;
+    ::waitpid(p, &st, 0);
   }
   bool running() const { return pid_ > 0; }
 
  private:
-  pid_t pid_ = -1;
+  std::atomic<pid_t> pid_{-1};
 };
 
 inline std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& f) {
