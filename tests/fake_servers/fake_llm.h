@@ -98,14 +98,6 @@ inline std::string correct_candidate() {
                      "  for (int64_t i = 0; i < n; ++i) c[i] = a[i] + b[i];\n"
                      "}\n") + kPlan;
 }
-// relu for the kill test's second task.
-inline std::string relu_candidate(bool correct) {
-  return std::string("#include <cstdint>\n"
-                     "extern \"C\" void relu(const float* x, float* y, int64_t n) {\n"
-                     "  for (int64_t i = 0; i < n; ++i) y[i] = x[i] > 0.f ? x[i] : ") +
-         (correct ? "0.f" : "x[i]") + ";\n}\n/*@launch\nlaunches:\n  - kernel: relu\n    args: [x, y, i64(N)]\n@*/\n";
-}
-
 // A model config as an inline YAML flow map.
 inline std::string model_yaml(const std::string& name, const std::string& kind, const std::string& base_url,
                               const std::string& key_env, int max_concurrency = 4, const std::string& extra = "") {

@@ -98,8 +98,8 @@ launches:
   grid: [ceil_div(W, 16) * ceil_div(H, 16), ceil_div(Co, 8), Nb]
   block: [16, 16]
   args: [t, w2, b2, u, i32(Co), i32(H), i32(W), i32(Co), i32(H), i32(W), i32(1)]
-  - kernel: maxpool2
-    grid: min(ceil_div(Nb * Co * (H / 2) * (W / 2), 256), sm_count * 8)
-    block: 256
-    args: [u, y, i64(Nb * Co), i32(H), i32(W)]
+- kernel: maxpool2
+  grid: min(ceil_div(Nb * Co * (H / 2) * (W / 2), 256), sm_count * 8)
+  block: 256
+  args: [u, y, i64(Nb * Co), i32(H), i32(W)]
 @*/

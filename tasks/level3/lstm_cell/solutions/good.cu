@@ -125,8 +125,8 @@ launches:
   grid: [ceil_div(4 * Hd, 32), ceil_div(B, 32)]
   block: [32, 8]
   args: [h, Whh, gx, g, i32(B), i32(Hd), i32(4 * Hd)]
-  - kernel: lstm_pointwise
-    grid: min(ceil_div(B * Hd, 256), sm_count * 8)
-    block: 256
-    args: [g, c, h1, c1, i64(B), i64(Hd)]
+- kernel: lstm_pointwise
+  grid: min(ceil_div(B * Hd, 256), sm_count * 8)
+  block: 256
+  args: [g, c, h1, c1, i64(B), i64(Hd)]
 @*/
