@@ -40,7 +40,7 @@ class ResultsStore {
   std::set<std::string> keys_;
   int fd_ = -1;
   int torn_ = 0;
-  std::mutex mu_;
+  mutable std::mutex mu_;  // guards the file offset and keys_ (has() runs beside append())
 };
 
 }  // namespace crucible

@@ -28,3 +28,9 @@ def get_inputs():
 
 def get_init_inputs():
     return [kernel_size, stride, padding]
+
+
+def crucible_forward(inputs, params):
+    """The task's shapes carry K, S and P: build the pool from them (scripts/torch-crosscheck.py)."""
+    pool = nn.AvgPool1d(kernel_size=params["K"], stride=params["S"], padding=params["P"])
+    return {"y": pool(inputs["x"])}
