@@ -33,6 +33,8 @@ struct Param {
   std::string arch;     // "gfx90a" or "sm_90"
 };
 
+void PrintTo(const Param& p, std::ostream* os) { *os << "tasks/" << p.suite << " with " << p.backend << " for " << p.arch; }
+
 std::vector<Param> params() {
   std::vector<Param> v;
   std::vector<std::string> suites;

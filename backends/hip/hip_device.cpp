@@ -152,7 +152,8 @@ struct alignas(16) HipDevice::ArgSlot {
 HipDevice::HipDevice(int ordinal) : ordinal_(ordinal) {
   const hip::RuntimeApi* d = hip::runtime();
   if (!d) CRU_THROW("HIP is unavailable: " + hip::runtime_load_error());
-  if (hipError_t r = d->hipInit(0); r != hipSuccess) CRU_THROW("hipInit: " + hip::error_text(r));
+  if (hipError_t r = d->hipInit(0); r != hipSuccess)
+    CRU_THROW("hipInit: " + hip::error_text(r) + " (no AMD GPU visible to ROCm " + hip::rocm_version() + "?)");
   int n = 0;
   if (d->hipGetDeviceCount(&n) != hipSuccess || ordinal < 0 || ordinal >= n)
     CRU_THROW("HIP device " + std::to_string(ordinal) + " does not exist (" + std::to_string(n) + " visible)");
