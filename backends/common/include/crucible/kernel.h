@@ -88,6 +88,16 @@ __device__ inline T cru_shfl_down(T v, unsigned int delta) {
 #endif
 }
 
+/* Warp-level barrier: __syncwarp on CUDA; on AMD a wavefront executes in lockstep, so a
+   wave barrier (a scheduling fence for the compiler) is the equivalent. */
+__device__ inline void cru_syncwarp() {
+#if defined(CRU_CUDA)
+  __syncwarp();
+#else
+  __builtin_amdgcn_wave_barrier();
+#endif
+}
+
 /* ---- atomics (return the old value) ---- */
 __device__ inline float cru_atomic_add(float* p, float v) { return atomicAdd(p, v); }
 __device__ inline double cru_atomic_add(double* p, double v) { return atomicAdd(p, v); }

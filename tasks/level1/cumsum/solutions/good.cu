@@ -1,4 +1,4 @@
-// Correct GPU candidate (CUDA: uses __syncwarp): one warp per row; the warp walks the row
+// Correct GPU candidate (portable: cru_syncwarp from the prelude): one warp per row; the warp walks the row
 // 32 elements at a time, scans them with a shared-memory Hillis-Steele scan and carries
 // the running total.
 extern "C" __global__ void cumsum_warp(const float* __restrict__ x, float* __restrict__ y, int64_t rows, int64_t len) {
@@ -15,17 +15,17 @@ extern "C" __global__ void cumsum_warp(const float* __restrict__ x, float* __res
     // Hillis-Steele scan through a double-buffered shared array (warp-synchronous steps).
     int cur = 0;
     sh[w][lane] = v;
-    __syncwarp();
+    cru_syncwarp();
     for (int d = 1; d < 32; d <<= 1) {
       const float add = lane >= d ? sh[w][cur * 32 + lane - d] : 0.f;
       sh[w][(1 - cur) * 32 + lane] = sh[w][cur * 32 + lane] + add;
-      __syncwarp();
+      cru_syncwarp();
       cur = 1 - cur;
     }
     v = sh[w][cur * 32 + lane];
     if (j < len) yr[j] = carry + v;
     carry += sh[w][cur * 32 + 31];
-    __syncwarp();
+    cru_syncwarp();
   }
 }
 
