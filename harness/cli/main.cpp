@@ -189,8 +189,14 @@ int main(int argc, char** argv) {
       f.name_glob = glob;
       if (level >= 0) f.level = level;
       SuiteLoad s = load_suite(suite_dir, f);
-      for (auto& t : s.tasks)
+      std::map<int, int> per_level;
+      for (auto& t : s.tasks) {
         std::cout << std::left << std::setw(6) << ("L" + std::to_string(t.level)) << std::setw(28) << t.name << t.summary << "\n";
+        per_level[t.level]++;
+      }
+      std::cout << "\n" << s.tasks.size() << " tasks:";
+      for (auto& [l, n] : per_level) std::cout << " level " << l << ": " << n << ";";
+      std::cout << "\n";
       for (auto& e : s.errors) std::cerr << "error: " << e << "\n";
       return s.errors.empty() ? 0 : 1;
     }
