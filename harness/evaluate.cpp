@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "harness/error.h"
+#include "harness/inputs.h"
 
 namespace crucible {
 
@@ -302,7 +303,7 @@ class Evaluator {
     return out;
   }
 
-  uint64_t seed(uint64_t a, uint64_t b) const { return mix_seed3(opt_.run_secret, opt_.public_seed ^ a, b); }
+  uint64_t seed(uint64_t a, uint64_t b) const { return mix_seed(opt_.run_secret, opt_.public_seed ^ a, b); }
 
   void verify_shape(const Params& p, const std::string& kind) {
     ShapeResult sr;
@@ -540,7 +541,6 @@ class Evaluator {
 
 }  // namespace
 
-uint64_t mix_seed3(uint64_t a, uint64_t b, uint64_t c) { return splitmix(splitmix(splitmix(a) ^ b) ^ c); }
 
 ShapePlan shapes_for(const Task& t, const BackendInfo& b) {
   ShapePlan sp;

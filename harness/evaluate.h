@@ -46,6 +46,5 @@ struct ShapePlan {
 };
 ShapePlan shapes_for(const Task&, const BackendInfo&);
 
-uint64_t mix_seed3(uint64_t a, uint64_t b, uint64_t c);
 
 }  // namespace crucible
