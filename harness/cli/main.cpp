@@ -12,6 +12,7 @@
 
 #include "backends/cpu/cpu_executor.h"
 #include "harness/backend_registry.h"
+#include "harness/baselines.h"
 #include "harness/device_json.h"
 #include "harness/error.h"
 #include "harness/eval_service.h"
@@ -41,7 +42,7 @@ std::string params_text(const std::map<std::string, int64_t>& p) {
   return s;
 }
 
-void print_text(const EvalResult& r, const Task& t) {
+void print_text(const EvalResult& r, const Task& t, const BaselineTable* baselines) {
   std::cout << "task       " << t.name << "  (" << r.backend << ", " << r.device << ")\n";
   std::cout << "verdict    " << verdict_name(r.verdict) << "\n";
   if (!r.flags.empty()) {
@@ -73,6 +74,19 @@ void print_text(const EvalResult& r, const Task& t) {
   if (r.speedup) {
     std::cout << "\nspeedup    " << std::fixed << std::setprecision(3) << *r.speedup << "x (geometric mean over timed shapes)\n";
     if (r.sol) std::cout << "speed of light " << std::setprecision(1) << *r.sol * 100 << "%\n";
+  }
+  if (const Baseline* b = baselines ? baselines->find(t.name) : nullptr) {
+    BaselineComparison c = compare_with_baseline(*b, r);
+    std::cout << "PyTorch    eager " << std::setprecision(4) << c.eager_ms << " ms";
+    if (c.compile_ms) std::cout << ", torch.compile " << *c.compile_ms << " ms";
+    std::cout << " (" << baselines->file().string() << ")\n";
+    if (c.speedup_vs_eager) {
+      std::cout << "vs eager   " << std::setprecision(3) << *c.speedup_vs_eager << "x";
+      if (c.speedup_vs_compile) std::cout << "   vs torch.compile " << *c.speedup_vs_compile << "x";
+      std::cout << "\n";
+    } else {
+      std::cout << "vs eager   - (" << c.note << ")\n";
+    }
   }
   std::cout << "wall       " << std::fixed << std::setprecision(0) << r.wall_ms << " ms in the worker\n";
 }
@@ -171,8 +185,18 @@ int main(int argc, char** argv) {
       so.deadlines.seconds["verify"] = std::max(so.deadlines.get("verify"), deadline_s * 4 + 10);
       EvalService svc(so);
       EvalResult r = svc.evaluate(t, read_file(cand_file));
-      if (as_json) std::cout << eval_json(r).dump(2) << "\n";
-      else print_text(r, t);
+      // PyTorch baselines of this device, from the suite the task is in.
+      std::optional<BaselineTable> bt;
+      if (auto f = find_baselines(t.dir.parent_path(), svc.facts().name)) bt = BaselineTable::load(*f);
+      if (as_json) {
+        nlohmann::json j = eval_json(r);
+        nlohmann::json rec;
+        add_baseline_fields(rec, t.name, r, bt ? &*bt : nullptr);
+        if (!rec.is_null()) j["pytorch_baseline"] = rec;
+        std::cout << j.dump(2) << "\n";
+      } else {
+        print_text(r, t, bt ? &*bt : nullptr);
+      }
       return 0;
     }
     if (run->parsed()) {

@@ -53,13 +53,13 @@ bool better(const ReportRecord& a, const ReportRecord& b) {
 }
 
 // Speedup a trajectory scores up to and including round r: 0 = no correct kernel,
-// NaN = correct but untimed.
-double best_until(const Traj& t, int round) {
+// NaN = correct but untimed. `field` picks the speedup over the reference or over eager.
+double best_until(const Traj& t, int round, std::optional<double> ReportRecord::*field = &ReportRecord::speedup) {
   double best = 0;
   bool untimed = false;
   for (auto* r : t.recs) {
     if (r->round > round || !r->correct()) continue;
-    if (r->speedup) best = std::max(best, *r->speedup);
+    if (r->*field) best = std::max(best, *(r->*field));
     else untimed = true;
   }
   return best == 0 && untimed ? kNaN : best;
@@ -168,6 +168,8 @@ ReportRecord record_from_json(const nlohmann::json& j, const std::string& run, c
   if (auto it = j.find("round"); it != j.end() && it->is_number_integer()) r.round = it->get<int>();
   r.speedup = opt_num(j, "speedup");
   r.sol = opt_num(j, "sol");
+  r.speedup_vs_eager = opt_num(j, "speedup_vs_torch_eager");
+  r.has_eager_baseline = opt_num(j, "torch_eager_ms").has_value();
   r.tokens_in = num0(j, "tokens_in");
   r.tokens_out = num0(j, "tokens_out");
   r.cost_usd = num0(j, "cost_usd");
@@ -234,6 +236,13 @@ double GroupMetrics::fast_p_of(double p) const {
   return s / task_best.size();
 }
 
+double GroupMetrics::fast_p_eager_of(double p) const {
+  if (task_best_eager.empty()) return kNaN;
+  double s = 0;
+  for (auto& t : task_best_eager) s += fast_share(t, p);
+  return s / task_best_eager.size();
+}
+
 Metrics compute_metrics(const std::vector<ReportRecord>& records, const MetricOptions& opts) {
   Metrics m;
   m.options = opts;
@@ -284,6 +293,7 @@ Metrics compute_metrics(const std::vector<ReportRecord>& records, const MetricOp
       c.key = r.key;
       c.speedup = r.speedup;
       c.sol = r.sol;
+      c.speedup_vs_eager = r.speedup_vs_eager;
     }
   }
 
@@ -294,8 +304,20 @@ Metrics compute_metrics(const std::vector<ReportRecord>& records, const MetricOp
     auto& by_task = trajs[g];
     gm.tasks = static_cast<int>(by_task.size());
     int max_round = 0, max_n = 0;
-    std::vector<double> best_correct, best_all, sols;
+    std::vector<double> best_correct, best_all, sols, best_eager;
     for (auto& [task, samples] : by_task) {
+      bool eager = false;
+      for (auto& [s, t] : samples)
+        for (auto* r : t.recs) eager |= r->has_eager_baseline;
+      if (eager) {
+        std::vector<double> te;
+        for (auto& [s, t] : samples) {
+          double b = best_until(t, std::numeric_limits<int>::max(), &ReportRecord::speedup_vs_eager);
+          te.push_back(b);
+          if (b != 0 && !std::isnan(b)) best_eager.push_back(b);
+        }
+        gm.task_best_eager.push_back(std::move(te));
+      }
       std::vector<double> tb;
       for (auto& [s, t] : samples) {
         for (auto* r : t.recs) max_round = std::max(max_round, r->round);
@@ -317,6 +339,10 @@ Metrics compute_metrics(const std::vector<ReportRecord>& records, const MetricOp
     }
     gm.correct_trajectory_rate = gm.trajectories ? double(gm.correct_trajectories) / gm.trajectories : 0;
     for (double p : opts.ps) gm.fast_p[p] = gm.fast_p_of(p);
+    gm.eager_tasks = static_cast<int>(gm.task_best_eager.size());
+    if (gm.eager_tasks)
+      for (double p : opts.ps) gm.fast_p_eager[p] = gm.fast_p_eager_of(p);
+    gm.geomean_speedup_vs_eager = geomean(best_eager);
     gm.geomean_speedup_correct = geomean(best_correct);
     gm.geomean_speedup_all = best_all.empty() ? kNaN : geomean(best_all);
     if (sols.empty()) gm.mean_sol = kNaN;
@@ -397,6 +423,8 @@ nlohmann::json to_json(const Metrics& m) {
   for (auto& g : m.groups) {
     nlohmann::json fp = nlohmann::json::object(), pk = nlohmann::json::object(), fpk = nlohmann::json::object();
     for (auto& [p, v] : g.fast_p) fp[pkey(p)] = jnum(v);
+    nlohmann::json fpe = nlohmann::json::object();
+    for (auto& [p, v] : g.fast_p_eager) fpe[pkey(p)] = jnum(v);
     for (auto& [k, v] : g.pass_at_k) pk[std::to_string(k)] = jnum(v);
     for (auto& [k, byp] : g.fast_p_at_k)
       for (auto& [p, v] : byp) fpk[std::to_string(k)][pkey(p)] = jnum(v);
@@ -424,6 +452,9 @@ nlohmann::json to_json(const Metrics& m) {
                       {"geomean_speedup_all", jnum(g.geomean_speedup_all)},
                       {"geomean_speedup_correct_candidates", jnum(g.geomean_speedup_correct_candidates)},
                       {"mean_sol", jnum(g.mean_sol)},
+                      {"eager_tasks", g.eager_tasks},
+                      {"fast_p_vs_torch_eager", fpe},
+                      {"geomean_speedup_vs_torch_eager", jnum(g.geomean_speedup_vs_eager)},
                       {"pass_at_k", pk},
                       {"fast_p_at_k", fpk},
                       {"by_round", rounds},
@@ -440,6 +471,7 @@ nlohmann::json to_json(const Metrics& m) {
       cells[g] = {{"verdict", c.verdict},
                   {"speedup", c.speedup ? jnum(*c.speedup) : nlohmann::json(nullptr)},
                   {"sol", c.sol ? jnum(*c.sol) : nlohmann::json(nullptr)},
+                  {"speedup_vs_torch_eager", c.speedup_vs_eager ? jnum(*c.speedup_vs_eager) : nlohmann::json(nullptr)},
                   {"candidate", c.candidate},
                   {"run", c.run},
                   {"transcript", c.transcript},

@@ -21,6 +21,10 @@ struct ReportRecord {
   std::vector<std::string> flags;
   int level = 0, sample = 0, round = 0;
   std::optional<double> speedup, sol;
+  // Over PyTorch eager at the baseline's shape (harness/baselines.h); has_eager_baseline
+  // is set when the task had a baseline on this device, whatever the verdict.
+  std::optional<double> speedup_vs_eager;
+  bool has_eager_baseline = false;
   double tokens_in = 0, tokens_out = 0, cost_usd = 0;
 
   bool correct() const { return verdict == "pass"; }
@@ -74,6 +78,7 @@ struct Cell {
   std::string verdict, message, candidate, run, transcript, key;
   std::filesystem::path run_dir;
   std::optional<double> speedup, sol;
+  std::optional<double> speedup_vs_eager;  // of the same (best) candidate
   int candidates = 0, correct = 0;
 };
 
@@ -97,10 +102,17 @@ struct GroupMetrics {
   // Per task, per trajectory: its best kernel's speedup; 0 when it has no correct
   // kernel, NaN when correct but untimed (counts for p <= 0 only).
   std::vector<std::vector<double>> task_best;
+  // The same against PyTorch eager (KernelBench's baseline), over the tasks that have an
+  // eager baseline on this device only: eager_tasks of tasks.
+  int eager_tasks = 0;
+  std::map<double, double> fast_p_eager;
+  double geomean_speedup_vs_eager = 0;              // over trajectories with a correct kernel timed against eager; NaN if none
+  std::vector<std::vector<double>> task_best_eager;
 
   // fast_p at any p: mean over tasks of the share of trajectories whose best kernel is
   // correct and more than p times faster than the reference.
   double fast_p_of(double p) const;
+  double fast_p_eager_of(double p) const;  // NaN when no task has an eager baseline
 
   std::string name() const { return model + " @ " + device + " (" + backend + ")"; }
 };

@@ -51,6 +51,22 @@ std::string mix(double t, int r0, int g0, int b0, int r1, int g1, int b1) {
   return buf;
 }
 
+bool any_eager(const Metrics& m) {
+  for (auto& g : m.groups)
+    if (g.eager_tasks > 0) return true;
+  return false;
+}
+
+std::string fast_eager(const GroupMetrics& g, double p) {
+  auto it = g.fast_p_eager.find(p);
+  return it == g.fast_p_eager.end() ? std::string("-") : fmt_pct(it->second);
+}
+
+const char* kEagerNote =
+    "Speedup over PyTorch eager (KernelBench's baseline), from the suite's per-device baselines file "
+    "(tasks/baselines/<device>.json, timed by scripts/torch-crosscheck.py) at the benchmark shape it names; "
+    "only tasks with a baseline on this device count. The columns above are over the task's own reference.";
+
 }  // namespace
 
 std::string verdict_colour(const std::string& v, double speedup) {
@@ -87,6 +103,15 @@ std::string headline_text(const Metrics& m) {
       << pad(fp(1.5), 9) << pad(fp(2), 7) << pad(fmt_x(g.geomean_speedup_correct), 8) << pad(fmt_pct(g.mean_sol), 7)
       << (g.cost_usd > 0 ? fmt_usd(g.cost_usd) : "-") << "\n";
   }
+  if (any_eager(m)) {
+    o << "\nOver PyTorch eager (tasks with an eager baseline on the device):\n"
+      << pad("model", 22) << pad("device", 26) << pad("tasks", 6) << pad("fast_0", 7) << pad("fast_1", 7)
+      << pad("fast_1.5", 9) << pad("fast_2", 7) << "geomean\n";
+    for (auto& g : m.groups)
+      o << pad(g.model, 22) << pad(g.device, 26) << pad(std::to_string(g.eager_tasks) + "/" + std::to_string(g.tasks), 6)
+        << pad(fast_eager(g, 0), 7) << pad(fast_eager(g, 1), 7) << pad(fast_eager(g, 1.5), 9) << pad(fast_eager(g, 2), 7)
+        << fmt_x(g.geomean_speedup_vs_eager) << "\n";
+  }
   return o.str();
 }
 
@@ -108,6 +133,15 @@ std::string render_markdown(const Metrics& m, const std::vector<RunData>& runs) 
       << " | " << fmt_pct(g.mean_sol) << " | " << fmt_num(g.tokens_in + g.tokens_out) << " | " << fmt_usd(g.cost_usd)
       << " | " << fmt_usd(g.cost_per_correct) << " |\n";
   }
+  if (any_eager(m)) {
+    o << "\n## Over PyTorch eager\n\n" << kEagerNote << "\n\n"
+      << "| model | device | backend | tasks with a baseline | fast_0 | fast_1 | fast_1.5 | fast_2 | geomean (correct) |\n"
+      << "|---|---|---|---:|---:|---:|---:|---:|---:|\n";
+    for (auto& g : m.groups)
+      o << "| " << g.model << " | " << g.device << " | " << g.backend << " | " << g.eager_tasks << " of " << g.tasks << " | "
+        << fast_eager(g, 0) << " | " << fast_eager(g, 1) << " | " << fast_eager(g, 1.5) << " | " << fast_eager(g, 2) << " | "
+        << fmt_x(g.geomean_speedup_vs_eager) << " |\n";
+  }
   o << "\n## pass@k and fast_1@k\n\n| group | k | pass@k | fast_1@k |\n|---|---:|---:|---:|\n";
   for (auto& g : m.groups)
     for (auto& [k, v] : g.pass_at_k) {
@@ -119,7 +153,7 @@ std::string render_markdown(const Metrics& m, const std::vector<RunData>& runs) 
     for (auto& r : g.by_round)
       o << "| " << g.name() << " | " << r.round << " | " << fmt_pct(r.correct) << " | " << fmt_pct(r.fast_1) << " | "
         << fmt_x(r.geomean_all) << " |\n";
-  o << "\n## Per task: best speedup (verdict when nothing was correct)\n\n| task |";
+  o << "\n## Per task: best speedup over the reference, and over PyTorch eager where known (verdict when nothing was correct)\n\n| task |";
   for (auto& g : m.groups) o << " " << g.name() << " |";
   o << "\n|---|";
   for (size_t i = 0; i < m.groups.size(); ++i) o << "---:|";
@@ -129,7 +163,11 @@ std::string render_markdown(const Metrics& m, const std::vector<RunData>& runs) 
     for (auto& g : m.groups) {
       auto it = t.cells.find(g.name());
       if (it == t.cells.end()) o << " |";
-      else if (it->second.verdict == "pass") o << " " << fmt_x(it->second.speedup.value_or(NAN)) << " |";
+      else if (it->second.verdict == "pass") {
+        o << " " << fmt_x(it->second.speedup.value_or(NAN));
+        if (it->second.speedup_vs_eager) o << " (eager " << fmt_x(*it->second.speedup_vs_eager) << ")";
+        o << " |";
+      }
       else o << " " << it->second.verdict << " |";
     }
     o << "\n";
@@ -176,6 +214,18 @@ std::string render_html(const Metrics& m, const std::vector<RunData>& runs, cons
       << "</td><td class=n>" << fmt_usd(g.cost_usd) << "</td><td class=n>" << fmt_usd(g.cost_per_correct) << "</td></tr>\n";
   }
   o << "</table>\n";
+  if (any_eager(m)) {
+    o << "<h2>Over PyTorch eager</h2>\n<p class=msg>" << html_escape(kEagerNote) << "</p>\n"
+      << "<table id=\"headline-eager\"><tr><th>model</th><th>device</th><th>backend</th><th>tasks with a baseline</th>"
+         "<th>fast_0</th><th>fast_1</th><th>fast_1.5</th><th>fast_2</th><th>geomean (correct)</th></tr>\n";
+    for (auto& g : m.groups) {
+      o << "<tr><td>" << html_escape(g.model) << "</td><td>" << html_escape(g.device) << "</td><td>" << html_escape(g.backend)
+        << "</td><td class=n>" << g.eager_tasks << " of " << g.tasks << "</td>";
+      for (double p : {0.0, 1.0, 1.5, 2.0}) o << "<td class=n>" << fast_eager(g, p) << "</td>";
+      o << "<td class=n>" << fmt_x(g.geomean_speedup_vs_eager) << "</td></tr>\n";
+    }
+    o << "</table>\n";
+  }
 
   // Plots.
   o << "<h2>Plots</h2>\n<div class=\"plots\">\n";
@@ -277,7 +327,7 @@ std::string render_html(const Metrics& m, const std::vector<RunData>& runs, cons
 
   // Details: verdict, candidate and transcript of every heatmap cell.
   o << "<h2>Best kernels</h2>\n<table id=\"cells\"><tr><th>task</th><th>model @ device</th><th>verdict</th><th>speedup</th>"
-       "<th>SoL</th><th>correct / candidates</th><th>candidate</th><th>transcript</th><th>message</th></tr>\n";
+       "<th>vs PyTorch eager</th><th>SoL</th><th>correct / candidates</th><th>candidate</th><th>transcript</th><th>message</th></tr>\n";
   for (auto& t : m.tasks)
     for (auto& g : m.groups) {
       auto it = t.cells.find(g.name());
@@ -285,7 +335,8 @@ std::string render_html(const Metrics& m, const std::vector<RunData>& runs, cons
       const Cell& c = it->second;
       o << "<tr><td>" << html_escape(t.task) << "</td><td>" << html_escape(g.name()) << "</td><td style=\"background:"
         << verdict_colour(c.verdict, c.speedup.value_or(NAN)) << "\">" << html_escape(c.verdict) << "</td><td class=n>"
-        << fmt_x(c.speedup.value_or(NAN)) << "</td><td class=n>" << fmt_pct(c.sol.value_or(NAN)) << "</td><td class=n>"
+        << fmt_x(c.speedup.value_or(NAN)) << "</td><td class=n>" << fmt_x(c.speedup_vs_eager.value_or(NAN))
+        << "</td><td class=n>" << fmt_pct(c.sol.value_or(NAN)) << "</td><td class=n>"
         << c.correct << " / " << c.candidates << "</td><td>";
       if (!c.candidate.empty())
         o << "<a class=\"candidate\" href=\"" << html_escape(relative_link(c.run_dir / "candidates" / c.candidate, out_dir))

@@ -67,7 +67,7 @@ RunConfig load_run_config(const fs::path& file) {
   if (!root.IsMap()) throw InputError(file.string() + ":1: the run config must be a map");
   fs::path base = file.parent_path();
   x.keys(root, "", {"suite", "filter", "backend", "device", "arch", "agent", "replay", "models", "samples", "rounds",
-                    "history_rounds", "goal", "concurrency", "seed", "timing", "deadlines", "prompt", "name"});
+                    "history_rounds", "goal", "concurrency", "seed", "timing", "deadlines", "prompt", "name", "baselines"});
   if (auto s = x.get<std::string>(root["suite"], "suite", "a folder path")) c.suite = resolve(base, *s);
   else x.err(root, "suite", "missing: the task suite folder to run, e.g. suite: ../tasks/quickstart");
   if (root["filter"]) {
@@ -79,6 +79,8 @@ RunConfig load_run_config(const fs::path& file) {
   if (auto d = x.get<int>(root["device"], "device", "an integer")) c.device = *d;
   if (auto a = x.get<std::string>(root["arch"], "arch", "a target name")) c.arch = *a;
   if (auto n = x.get<std::string>(root["name"], "name", "a run name")) c.name = *n;
+  if (auto b = x.get<std::string>(root["baselines"], "baselines", "auto, none or a baselines file"))
+    c.baselines = (*b == "auto" || *b == "none") ? *b : resolve(base, *b).string();
   std::string agent = x.get<std::string>(root["agent"], "agent", "replay or models").value_or(root["models"] ? "models" : "replay");
   if (agent == "replay") {
     c.replay = true;

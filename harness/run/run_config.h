@@ -40,6 +40,10 @@ struct RunConfig {
   PhaseDeadlines deadlines;
   nlohmann::json prompt = nlohmann::json::object();  // prompt options (agents/prompt_builder.h)
   std::string name;                   // default run name: the config's file stem
+  // PyTorch baselines (harness/baselines.h): "auto" picks <suite>/../baselines/<device
+  // word>.json when one matches the device, "none" turns them off, anything else is a
+  // file path (resolved like suite).
+  std::string baselines = "auto";
 };
 
 // Throws InputError naming the file, line and field.

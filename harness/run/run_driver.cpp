@@ -87,26 +87,38 @@ nlohmann::json run_json(const RunConfig& cfg, const std::string& name, EvalServi
           {"eval_options", cfg.eval_options}};
 }
 
+// The run's PyTorch baselines: an explicit file, or the suite's file for this device.
+std::optional<BaselineTable> load_baselines(const RunConfig& cfg, const std::string& device_name) {
+  if (cfg.baselines == "none") return std::nullopt;
+  if (cfg.baselines != "auto") return BaselineTable::load(cfg.baselines);
+  auto f = find_baselines(cfg.suite, device_name);
+  if (!f) return std::nullopt;
+  return BaselineTable::load(*f);
+}
+
 }  // namespace
 
-nlohmann::json make_record(const std::string& key, const Task& t, const EvalResult& r, const std::string& candidate_hash) {
+nlohmann::json make_record(const std::string& key, const Task& t, const EvalResult& r, const std::string& candidate_hash,
+                           const BaselineTable* baselines) {
   nlohmann::json res = to_json(r);
-  return {{"key", key},
-          {"time", iso_now()},
-          {"task", t.name},
-          {"level", t.level},
-          {"backend", r.backend},
-          {"device", r.device},
-          {"candidate", candidate_hash},
-          {"verdict", res["verdict"]},
-          {"flags", res["flags"]},
-          {"message", r.message},
-          {"speedup", res["speedup"]},
-          {"candidate_ms", res["candidate_ms"]},
-          {"reference_ms", res["reference_ms"]},
-          {"sol", res["sol"]},
-          {"compile_ms", r.compile_ms},
-          {"result", res}};
+  nlohmann::json rec = {{"key", key},
+                        {"time", iso_now()},
+                        {"task", t.name},
+                        {"level", t.level},
+                        {"backend", r.backend},
+                        {"device", r.device},
+                        {"candidate", candidate_hash},
+                        {"verdict", res["verdict"]},
+                        {"flags", res["flags"]},
+                        {"message", r.message},
+                        {"speedup", res["speedup"]},
+                        {"candidate_ms", res["candidate_ms"]},
+                        {"reference_ms", res["reference_ms"]},
+                        {"sol", res["sol"]},
+                        {"compile_ms", r.compile_ms},
+                        {"result", res}};
+  add_baseline_fields(rec, t.name, r, baselines);
+  return rec;
 }
 
 int run_campaign(const RunConfig& cfg, const RunOptions& ro) {
@@ -130,9 +142,14 @@ int run_campaign(const RunConfig& cfg, const RunOptions& ro) {
   so.eval_options["run_secret"] = secret;
   so.eval_options["public_seed"] = cfg.seed;
   EvalService svc(so);
+  std::optional<BaselineTable> baselines = load_baselines(cfg, svc.facts().name);
 
   ResultsStore store(ro.results_root / name);
-  if (!fs::exists(store.dir() / "run.json")) store.write_file("run.json", run_json(cfg, name, svc).dump(2) + "\n");
+  if (!fs::exists(store.dir() / "run.json")) {
+    nlohmann::json info = run_json(cfg, name, svc);
+    info["baseline_file"] = baselines ? nlohmann::json(baselines->file().string()) : nlohmann::json(nullptr);
+    store.write_file("run.json", info.dump(2) + "\n");
+  }
   if (!ro.quiet && !store.existing().empty())
     std::cerr << "resuming run '" << name << "': " << store.existing().size() << " records kept"
               << (store.torn_lines_dropped() ? ", 1 torn line dropped" : "") << "\n";
@@ -160,7 +177,7 @@ int run_campaign(const RunConfig& cfg, const RunOptions& ro) {
         try {
           std::string src = read_file(it.file.string());
           EvalResult r = svc.evaluate(*it.task, src);
-          auto rec = make_record(it.key, *it.task, r, store.store_candidate(src));
+          auto rec = make_record(it.key, *it.task, r, store.store_candidate(src), baselines ? &*baselines : nullptr);
           rec["candidate_file"] = it.file.filename().string();
           auto ex = it.task->expected.find(it.file.filename().string());
           if (ex != it.task->expected.end()) rec["expected"] = ex->second;
@@ -176,7 +193,7 @@ int run_campaign(const RunConfig& cfg, const RunOptions& ro) {
     });
   } else {
     start_progress(trajectory_rounds_total(cfg, suite.tasks.size()));
-    TrajectoryContext ctx{cfg, svc, store, backend, report, faults, done, progress.get()};
+    TrajectoryContext ctx{cfg, svc, store, backend, report, faults, done, progress.get(), baselines ? &*baselines : nullptr};
     run_trajectories(ctx, suite.tasks, arena);
   }
   if (progress && !ro.quiet) progress->finish();

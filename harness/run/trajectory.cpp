@@ -320,7 +320,7 @@ void run_one(TrajectoryContext& ctx, Traj& tr, const Shared& sh) {
       r = ctx.svc.evaluate(t, ec.source);
     }
     if (usage.value("truncated", false)) r.add_flag("truncated_response");
-    nlohmann::json rec = make_record(key, t, r, cand_hash);
+    nlohmann::json rec = make_record(key, t, r, cand_hash, ctx.baselines);
     rec["model"] = m.name;
     rec["sample"] = tr.sample;
     rec["round"] = round;

@@ -15,6 +15,7 @@
 
 #include <tbb/task_arena.h>
 
+#include "harness/baselines.h"
 #include "harness/eval_service.h"
 #include "harness/results_store.h"
 #include "harness/run/run_config.h"
@@ -32,6 +33,7 @@ struct TrajectoryContext {
   std::atomic<int>& faults;
   std::atomic<int>& done;
   Progress* progress = nullptr;  // told of rounds that will never run (early stops)
+  const BaselineTable* baselines = nullptr;  // PyTorch timings for this device, if any
 };
 
 // Records a model campaign writes at most: tasks × models × samples × rounds.
@@ -39,7 +41,10 @@ int64_t trajectory_rounds_total(const RunConfig&, size_t task_count);
 
 void run_trajectories(TrajectoryContext&, const std::vector<Task>& tasks, tbb::task_arena&);
 
-nlohmann::json make_record(const std::string& key, const Task&, const EvalResult&, const std::string& candidate_hash);
+// One records.jsonl line (docs/results-format.md); with `baselines`, also the speedups
+// over PyTorch eager and torch.compile, labelled as such.
+nlohmann::json make_record(const std::string& key, const Task&, const EvalResult&, const std::string& candidate_hash,
+                           const BaselineTable* baselines = nullptr);
 std::string iso_now();
 
 // transcripts/<task>__<model>__s<sample>.jsonl (names made file-safe).
