@@ -1,7 +1,8 @@
 // Integration tests of the `crucible` binary on the CPU backend: every quickstart
 // solution gets the verdict its expected.yaml names; a never-returning candidate is a
 // timeout within its deadline + 2 s; a run with a crash and a hang still passes the
-// good candidates; a run killed with SIGKILL and rerun records every item exactly once.
+// good candidates; a run with a PyTorch baselines file gives labelled speedups over
+// eager; a run killed with SIGKILL and rerun records every item exactly once.
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -172,6 +173,56 @@ TEST(Cli, RunGoesOnAfterCrashAndTimeout) {
   EXPECT_EQ(v["d_good.cpp"], "pass");
   EXPECT_TRUE(fs::exists(d / "results" / "r" / "run.json"));
   for (auto& r : recs) EXPECT_TRUE(fs::exists(d / "results" / "r" / "candidates" / r["candidate"].get<std::string>()));
+}
+
+// A run config naming a PyTorch baselines file: every record of a task in it carries the
+// eager time; a passing candidate timed at the baseline's shape gets eager / its median as
+// speedup_vs_torch_eager, a failing one a note instead; run.json names the file; the
+// report has the labelled "Over PyTorch eager" table. `baselines: none` turns it off.
+TEST(Cli, RunWithBaselinesGivesLabelledSpeedupOverEager) {
+  fs::path d = make_replay_run("baselines");
+  fs::remove(d / "replay" / "relu" / "b_hang.cpp");
+  std::ofstream(d / "base.json") << R"({"relu": {"eager_ms": 50.0, "compile_ms": 25.0, "shape": {"N": 1000000}}})";
+  std::ofstream(d / "run.yaml", std::ios::app) << "baselines: base.json\n";
+  int st = 0;
+  std::string out = run_cmd(kBin.string() + " run " + (d / "run.yaml").string() + " --name r --results " +
+                                (d / "results").string() + " 2>&1",
+                            &st);
+  auto recs = records(d / "results" / "r" / "records.jsonl");
+  ASSERT_EQ(recs.size(), 3u) << out;
+  for (auto& r : recs) {
+    EXPECT_EQ(r["torch_eager_ms"], 50.0) << r.dump();
+    EXPECT_EQ(r["baseline_file"], (d / "base.json").string());
+    if (r["verdict"] == "pass") {
+      double median = -1;
+      for (auto& s : r["result"]["shapes"])
+        if (s["kind"] == "benchmark" && s["params"]["N"] == 1000000) median = s["candidate"]["median_ms"].get<double>();
+      ASSERT_GT(median, 0) << r.dump();
+      EXPECT_NEAR(r["speedup_vs_torch_eager"].get<double>(), 50.0 / median, 1e-9 * 50.0 / median);
+      EXPECT_NEAR(r["speedup_vs_torch_compile"].get<double>(), 25.0 / median, 1e-9 * 25.0 / median);
+      EXPECT_FALSE(r.contains("baseline_note"));
+    } else {
+      EXPECT_TRUE(r["speedup_vs_torch_eager"].is_null());
+      EXPECT_NE(r["baseline_note"].get<std::string>().find("did not pass"), std::string::npos);
+    }
+  }
+  std::ifstream rj(d / "results" / "r" / "run.json");
+  EXPECT_EQ(nlohmann::json::parse(rj)["baseline_file"], (d / "base.json").string());
+  EXPECT_NE(out.find("Over PyTorch eager"), std::string::npos) << out;  // the headline table
+  run_cmd(kBin.string() + " report " + (d / "results" / "r").string() + " -q 2>&1", &st);
+  std::ifstream md(d / "results" / "r" / "report.md");
+  std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("## Over PyTorch eager"), std::string::npos) << text;
+  EXPECT_NE(text.find("| 1 of 1 |"), std::string::npos) << text;
+
+  std::ifstream cin_(d / "run.yaml");
+  std::string cfg((std::istreambuf_iterator<char>(cin_)), std::istreambuf_iterator<char>());
+  cin_.close();
+  cfg.replace(cfg.find("baselines: base.json"), 20, "baselines: none");
+  std::ofstream(d / "run.yaml") << cfg;
+  run_cmd(kBin.string() + " run " + (d / "run.yaml").string() + " --name off --results " + (d / "results").string() + " 2>&1");
+  for (auto& r : records(d / "results" / "off" / "records.jsonl")) EXPECT_FALSE(r.contains("torch_eager_ms")) << r.dump();
+  fs::remove_all(d);
 }
 
 TEST(Cli, KilledRunResumesWithEveryItemExactlyOnce) {

@@ -1,5 +1,5 @@
 # KernelBench level1/3_Batched_matrix_multiplication.py in KernelBench's form, at this task's benchmark shape.
-# Param mapping: batch_size = 128 -> BATCH, m = 128 -> M, k = 256 -> K, n = 512 -> N.
+# Param mapping: batch_size = 128 -> BATCH, m = 512 -> M, k = 1024 -> K, n = 2048 -> N.
 import torch
 import torch.nn as nn
 
@@ -15,9 +15,9 @@ class Model(nn.Module):
 
 
 batch_size = 128
-m = 128
-k = 256
-n = 512
+m = 128 * 4
+k = 256 * 4
+n = 512 * 4
 
 
 def get_inputs():

@@ -1,5 +1,5 @@
 # KernelBench level1/6_Matmul_with_large_K_dimension_.py in KernelBench's form, at this task's benchmark shape.
-# Param mapping: M = 256, N = 256, K = 131072: only 16 output tiles of 64 x 64, so K must be split.
+# Param mapping: M = 256, N = 256, K = 524288: only 16 output tiles of 64 x 64, so K must be split.
 import torch
 import torch.nn as nn
 
@@ -16,7 +16,7 @@ class Model(nn.Module):
 
 M = 256
 N = 256
-K = 131072
+K = 131072 * 4
 
 
 def get_inputs():

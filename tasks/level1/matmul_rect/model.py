@@ -1,5 +1,5 @@
 # KernelBench level1/2_Standard_matrix_multiplication_.py in KernelBench's form, at this task's benchmark shape.
-# Param mapping: M = 1024, K = 4096, N = 2048 (the task's M, K, N).
+# Param mapping: M = 2048, K = 8192, N = 4096 (the task's M, K, N).
 import torch
 import torch.nn as nn
 
@@ -14,9 +14,9 @@ class Model(nn.Module):
         return torch.matmul(A, B)
 
 
-M = 1024
-K = 4096
-N = 2048
+M = 1024 * 2
+K = 4096 * 2
+N = 2048 * 2
 
 
 def get_inputs():

@@ -1,5 +1,5 @@
 # KernelBench level1/16_Matmul_with_transposed_A.py in KernelBench's form, at this task's benchmark shape.
-# Param mapping: M = 1024, K = 4096, N = 2048; A has shape (K, M) and forward is A.T @ B.
+# Param mapping: M = 2048, K = 8192, N = 4096; A has shape (K, M) and forward is A.T @ B.
 import torch
 import torch.nn as nn
 
@@ -14,9 +14,9 @@ class Model(nn.Module):
         return torch.matmul(A.T, B)
 
 
-M = 1024
-K = 4096
-N = 2048
+M = 1024 * 2
+K = 4096 * 2
+N = 2048 * 2
 
 
 def get_inputs():

@@ -1,5 +1,5 @@
 # KernelBench level1/4_Matrix_vector_multiplication_.py in KernelBench's form, at this
-# task's benchmark shape. Param mapping: M = 256, K = 131072; B is a K x 1 matrix and the
+# task's benchmark shape. Param mapping: M = 2048, K = 1048576; B is a K x 1 matrix and the
 # output an M x 1 matrix, as in the task.
 import torch
 import torch.nn as nn
@@ -15,8 +15,8 @@ class Model(nn.Module):
         return torch.matmul(A, B)
 
 
-M = 256
-K = 131072
+M = 256 * 8
+K = 131072 * 8
 
 
 def get_inputs():

@@ -16,8 +16,8 @@ class Model(nn.Module):
         return A * s
 
 
-M = 16384
-N = 4096
+M = 16384 * 4
+N = 4096 * 4
 
 
 def get_inputs():

@@ -13,7 +13,7 @@ class Model(nn.Module):
 
 
 def get_inputs():
-    Nb, Ci, Co, H, W = 128, 64, 128, 64, 64
+    Nb, Ci, Co, H, W = 128, 64, 128, 128, 128
     return [torch.randn(Nb, Ci, H, W), torch.randn(Co, Ci, 3, 3) / (Ci * 9 / 128 + 8), torch.randn(Co) * 0.5, torch.randn(Co) * 0.5]
 
 

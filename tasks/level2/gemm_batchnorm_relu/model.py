@@ -2,7 +2,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 class Model(nn.Module):
-    """none (closest: level2/39_Gemm_Scale_BatchNorm.py; here BatchNorm1d in inference mode) with the weights as forward inputs (Crucible generates them like any input).
+    """none (closest: level2/33_Gemm_Scale_BatchNorm.py without the scale, or level2/41_Gemm_BatchNorm_GELU_ReLU.py without the GELU; here BatchNorm1d in inference mode) with the weights as forward inputs (Crucible generates them like any input).
     Param mapping: x -> x, W -> linear.weight (out_features x in_features), b -> linear.bias, mean -> bn.running_mean, var -> bn.running_var, gamma -> bn.weight, beta -> bn.bias."""
 
     def __init__(self, eps):

@@ -13,7 +13,7 @@ class Model(nn.Module):
         return z * self.scaling + z
 
 
-batch_size, in_features, out_features = 1024, 8192, 8192
+batch_size, in_features, out_features = 16384, 4096, 4096
 
 
 def get_inputs():

@@ -13,7 +13,7 @@ class Model(nn.Module):
         return torch.sum(torch.sigmoid(z), dim=1, keepdim=True)
 
 
-batch_size, in_features, out_features = 1024, 8192, 8192
+batch_size, in_features, out_features = 128, 32768, 32768
 
 
 def get_inputs():

@@ -15,7 +15,7 @@ class Model(nn.Module):
 
 
 def get_inputs():
-    B, I, H1, H2, O = 128, 4096, 8192, 8192, 4096
+    B, I, H1, H2, O = 128, 16384, 16384, 16384, 8192
     return [torch.randn(B, I), torch.randn(H1, I) / (I / 128 + 8), torch.randn(H1) * 0.5,
             torch.randn(H2, H1) * 2 / (H1 / 128 + 8), torch.randn(H2) * 0.5,
             torch.randn(O, H2) * 2 / (H2 / 128 + 8), torch.randn(O) * 0.5]
