@@ -13,13 +13,6 @@ namespace crucible {
 
 namespace {
 
-uint64_t splitmix(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
 std::string params_text(const Params& p) {
   std::string s = "{";
   for (auto& [k, v] : p) s += (s.size() > 1 ? ", " : "") + k + ": " + std::to_string(v);
@@ -399,7 +392,7 @@ class Evaluator {
     std::set<int> recheck;
     uint64_t r = seed(shape_id, 0xC0FFEE);
     for (int i = 0; i < opt_.timed_checks; ++i) {
-      r = splitmix(r);
+      r = splitmix64(r);
       recheck.insert(static_cast<int>(r % std::max(1, opt_.stopping.min_samples)));
     }
     int64_t clock_min = 0;
@@ -421,7 +414,7 @@ class Evaluator {
       // data-dependent speed hit both alike. The reference's output is wiped before the
       // candidate runs.
       fill_inputs(sb, p, seed(shape_id, k + 2));
-      bool late_check = k >= opt_.stopping.min_samples && (splitmix(r ^ k) % 32) == 0;
+      bool late_check = k >= opt_.stopping.min_samples && (splitmix64(r ^ k) % 32) == 0;
       bool checked = recheck.count(k) || late_check;
       std::vector<uint64_t> sums_before;
       if (checked) sums_before = checksums(sb);

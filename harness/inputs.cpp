@@ -26,14 +26,14 @@ bool is_integer_below_2_53(double v) {
   return std::isfinite(v) && std::floor(v) == v && std::fabs(v) <= 9007199254740992.0;
 }
 
+}  // namespace
+
 uint64_t splitmix64(uint64_t z) {
   z += 0x9E3779B97F4A7C15ull;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
 }
-
-}  // namespace
 
 std::optional<int> parse_dist(const std::string& name) {
   for (int d = 0; d < kDistCount; ++d)

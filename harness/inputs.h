@@ -28,6 +28,10 @@ void generate_host(const FillSpec&, void* dst);
 // Elements [first, first + count) of the same sequence, written to dst[0..count).
 void generate_host_range(const FillSpec&, uint64_t first, uint64_t count, void* dst);
 
+// Steele, Lea & Flood's splitmix64 finaliser (the one java.util.SplittableRandom uses):
+// a bijective 64-bit mix in which every input bit changes about half the output bits.
+uint64_t splitmix64(uint64_t z);
+
 // A per-run secret seed for one public seed and one shape: a splitmix64 chain, so
 // every input bit changes about half the output bits.
 uint64_t mix_seed(uint64_t run_secret, uint64_t public_seed, uint64_t shape_index);

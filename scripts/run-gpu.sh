@@ -55,6 +55,11 @@ PY
 
 echo "== adversarial CUDA candidates"
 python3 scripts/adversarial-cuda.py --crucible $C 2>&1 | tee "$OUT/adversarial-cuda.txt"
+echo "== torch cross-check (first: the timed runs below use the baselines it writes)"
+PYTHONUNBUFFERED=1 timeout 200 python3 scripts/torch-crosscheck.py --crucible $C --budget-s 120 --reps 10 2>&1 | tail -90 | tee "$OUT/relu/torch-crosscheck.txt"
+cp tasks/baselines/h200.json "$OUT/relu/h200.json" 2>/dev/null
+cp results/torch-crosscheck.json "$OUT/relu/torch-crosscheck.json" 2>/dev/null
+
 echo "== level suites on cuda, timed (references and good candidates, short timing)"
 for l in 1 2 3; do
   rm -rf "$ROOT/results/gpu-time-level$l"
@@ -62,9 +67,4 @@ for l in 1 2 3; do
   grep -v "  pass" /tmp/time-$l.log | grep -v "^replay\|^model\|^$" | tail -8
   cp "$ROOT/results/gpu-time-level$l/records.jsonl" "$OUT/relu/time-level$l.jsonl" 2>/dev/null
 done
-echo "== torch cross-check"
-PYTHONUNBUFFERED=1 timeout 200 python3 scripts/torch-crosscheck.py --crucible $C --budget-s 120 --reps 10 2>&1 | tail -90 | tee "$OUT/relu/torch-crosscheck.txt"
-cp tasks/baselines/h200.json "$OUT/relu/h200.json" 2>/dev/null
-cp results/torch-crosscheck.json "$OUT/relu/torch-crosscheck.json" 2>/dev/null
-
 tar czf "$REAL_OUT/gpu-out.tgz" -C "$OUT" .

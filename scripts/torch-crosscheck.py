@@ -396,10 +396,17 @@ def main():
         except Exception:
             base = {}
     for res in results.values():
+        prev = base.get(res.get("task"), {})
         if "eager_ms" in res:
             e = {"eager_ms": round(res["eager_ms"], 5), "shape": res["shape"]}
-            e["compile_ms"] = round(res["compile_ms"], 5) if "compile_ms" in res else base.get(res["task"], {}).get("compile_ms")
+            # A torch.compile time kept from before only if it was timed at the same shape.
+            e["compile_ms"] = (round(res["compile_ms"], 5) if "compile_ms" in res
+                               else prev.get("compile_ms") if prev.get("shape") == res["shape"] else None)
             base[res["task"]] = e
+        elif prev and plans.get(res.get("dir"), ({"benchmarks": []},))[0]["benchmarks"][:1] != [prev.get("shape")]:
+            # Timed at a shape the task no longer has: dropped rather than left stale.
+            del base[res["task"]]
+            res["baseline_dropped"] = "timed at another shape than the task's benchmark"
     os.makedirs(os.path.dirname(a.baselines) or ".", exist_ok=True)
     with open(a.baselines, "w") as f:
         json.dump(dict(sorted(base.items())), f, indent=1)

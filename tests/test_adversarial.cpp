@@ -17,6 +17,8 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include "support/run_command.h"
+
 #include "harness/backend_registry.h"
 
 namespace fs = std::filesystem;
@@ -25,16 +27,7 @@ static const fs::path kBin = fs::path(CRUCIBLE_BINARY_DIR) / "crucible";
 static const fs::path kRoot = fs::path(CRUCIBLE_TEST_DIR).parent_path();
 static const fs::path kAdv = fs::path(CRUCIBLE_TEST_DIR) / "adversarial";
 
-static std::string run_cmd(const std::string& cmd) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  pclose(p);
-  return out;
-}
+static std::string run_cmd(const std::string& cmd) { return crucible::testing::run_command(cmd); }
 
 TEST(Adversarial, EveryCpuExploitFails) {
   YAML::Node exp = YAML::LoadFile((kAdv / "cpu" / "expected.yaml").string());

@@ -20,21 +20,15 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include "support/run_command.h"
+
 namespace fs = std::filesystem;
 
 static const fs::path kBin = fs::path(CRUCIBLE_BINARY_DIR) / "crucible";
 static const fs::path kRoot = fs::path(CRUCIBLE_TEST_DIR).parent_path();
 
 static std::string run_cmd(const std::string& cmd, int* status = nullptr) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  int st = pclose(p);
-  if (status) *status = st;
-  return out;
+  return crucible::testing::run_command(cmd, status);
 }
 
 static nlohmann::json eval_json(const fs::path& task, const fs::path& cand, const std::string& extra = "") {

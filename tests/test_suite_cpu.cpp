@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include "support/run_command.h"
+
 namespace fs = std::filesystem;
 
 static const fs::path kBin = fs::path(CRUCIBLE_BINARY_DIR) / "crucible";
@@ -28,13 +30,7 @@ TEST_P(SuiteOnCpu, EverySolutionGetsItsExpectedVerdict) {
                                 << "\nbackend: cpu\nagent: replay\ntiming: {time: false, run_deadline_ms: 5000}\n"
                                    "deadlines: {verify: 120}\n";
   std::string cmd = kBin.string() + " run " + (d / "run.yaml").string() + " --name s --results " + (d / "r").string() + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  pclose(p);
+  std::string out = crucible::testing::run_command(cmd);
   std::map<std::string, nlohmann::json> recs;
   std::ifstream in(d / "r" / "s" / "records.jsonl");
   std::string line;
