@@ -18,15 +18,18 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <memory>
 #include <vector>
 
 #include <crucible/philox.h>
+#include <nlohmann/json.hpp>
 
 #include "backends/cpu/host_compare.h"
 #include "backends/cuda/cuda_device.h"
 #include "backends/cuda/nvrtc_compiler.h"
+#include "harness/artifact_cache.h"
 #include "harness/inputs.h"
 #include "harness/launch_plan.h"
 
@@ -516,10 +519,29 @@ TEST_F(CudaGpu, MeasuresPeaks) {
   EXPECT_GT(f.peak_bytes_per_s, 1e11);  // any current GPU copies faster than 100 GB/s
   EXPECT_GT(f.peak_flops, 1e12);
   EXPECT_GE(clock, 0);
+  // Plausible against the DRAM's theoretical bandwidth (the driver's memory clock and
+  // bus width): at least half of it, and not above it.
+  double th = dev().theoretical_dram_bytes_per_s();
+  if (th > 0) {
+    EXPECT_GE(f.peak_bytes_per_s, 0.5 * th);
+    EXPECT_LE(f.peak_bytes_per_s, 1.02 * th);
+  }
   // Cached now: a second call reads the same numbers back.
   double bw = f.peak_bytes_per_s;
   dev().measure_peaks(true);
   EXPECT_EQ(dev().facts().peak_bytes_per_s, bw);
+  if (th <= 0) return;
+  // A cached figure measured on a shared GPU (here: forged, 1 GB/s) is not trusted: it
+  // is measured again, and the cache gets the plausible figure back.
+  std::filesystem::path entry;
+  for (auto& e : std::filesystem::recursive_directory_iterator(ArtifactCache().dir()))
+    if (e.path().filename().string().rfind("peaks-cuda-v2-", 0) == 0) entry = e.path();
+  ASSERT_FALSE(entry.empty()) << "no peaks entry under " << ArtifactCache().dir();
+  std::ofstream(entry) << R"({"peak_bytes_per_s": 1e9, "peak_flops": 1e12, "clock_khz": 0})";
+  dev().measure_peaks(true);
+  EXPECT_GE(dev().facts().peak_bytes_per_s, 0.5 * th);
+  std::ifstream in(entry);
+  EXPECT_GE(nlohmann::json::parse(in)["peak_bytes_per_s"].get<double>(), 0.5 * th);
 }
 
 // ---- faults that poison the context: each in a fresh process (a death test in

@@ -94,4 +94,13 @@ inline std::string plan_names(const std::vector<ResolvedLaunch>& launches) {
   return s;
 }
 
+// Whether a measured copy bandwidth can stand as the device's peak. Copies reach ~85-90%
+// of the DRAM's theoretical bandwidth (memory clock x 2 x bus width) on an idle GPU
+// (H200: 4.28 of 4.8 TB/s); below half of it the measurement shared the GPU with another
+// process, and a low peak would inflate every later % of speed of light. True when the
+// theoretical figure is unknown (0).
+inline bool plausible_bandwidth(double measured, double theoretical) {
+  return theoretical <= 0 || measured >= 0.5 * theoretical;
+}
+
 }  // namespace crucible::gpu_common

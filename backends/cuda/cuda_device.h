@@ -79,6 +79,8 @@ class CudaDevice : public Device {
   // stored. Fills facts().peak_bytes_per_s / peak_flops. Returns the SM clock seen
   // while measuring (kHz, 0 unknown).
   int64_t measure_peaks(bool use_cache = true);
+  // DRAM bandwidth from the memory clock and bus width the driver reports (0 if not).
+  double theoretical_dram_bytes_per_s() const;
 
   // Samples whose blocking kernel ran out its own timeout before the host released
   // it (launch overhead may then be in that sample's time).

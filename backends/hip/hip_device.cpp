@@ -511,7 +511,16 @@ double HipDevice::run_timed(Module& mod, const std::vector<ResolvedLaunch>& laun
   return ms;
 }
 
-// Peaks for % of speed of light; not cached (no UUID in HIP 5.2's properties).
+// Peaks for % of speed of light; not cached (no UUID in HIP 5.2's properties). As on
+// CUDA (cuda_peaks.cpp), a copy bandwidth under half the theoretical one was measured on
+// a shared GPU: the theoretical figure stands in.
+double HipDevice::theoretical_dram_bytes_per_s() const {
+  int mem_khz = 0, bus_bits = 0;
+  (void)hip::runtime()->hipDeviceGetAttribute(&mem_khz, hipDeviceAttributeMemoryClockRate, ordinal_);
+  (void)hip::runtime()->hipDeviceGetAttribute(&bus_bits, hipDeviceAttributeMemoryBusWidth, ordinal_);
+  return 2.0 * mem_khz * 1e3 * bus_bits / 8.0;
+}
+
 void HipDevice::measure_peaks() {
   make_current();
   const hip::RuntimeApi* d = hip::runtime();
@@ -559,7 +568,8 @@ void HipDevice::measure_peaks() {
     double flops = double(grid) * block * iters * 16 * 8 * 2;  // as timing.cuh's cru_fma_peak
     if (ms > 0) best_flops = std::max(best_flops, flops / (ms / 1e3));
   }
-  facts_.peak_bytes_per_s = best_bw;
+  const double theoretical = theoretical_dram_bytes_per_s();
+  facts_.peak_bytes_per_s = plausible_bandwidth(best_bw, theoretical) ? best_bw : theoretical;
   facts_.peak_flops = best_flops;
 }
 

@@ -69,6 +69,8 @@ class HipDevice : public Device {
 
   // Peaks for % of speed of light (copy bandwidth, fp32 FMA), as CudaDevice's.
   void measure_peaks();
+  // DRAM bandwidth from the memory clock and bus width the runtime reports (0 if not).
+  double theoretical_dram_bytes_per_s() const;
 
   int64_t blocking_timeouts() const { return blocking_timeouts_; }
   const std::string& gcn_arch_name() const { return gcn_arch_; }
