@@ -20,7 +20,7 @@ NAME=${CROSSCHECK_NAME:-*}
 echo "== torch cross-check and baselines ($NAME)"
 s=$(date +%s)
 PYTHONUNBUFFERED=1 timeout ${CROSSCHECK_TIMEOUT:-330} python3 scripts/torch-crosscheck.py --crucible "$C" --name "$NAME" \
-  --budget-s ${COMPILE_BUDGET_S:-200} --reps 10 > "$O/torch-crosscheck.txt" 2>&1
+  --budget-s ${COMPILE_BUDGET_S:-200} --reps 30 > "$O/torch-crosscheck.txt" 2>&1
 echo "exit $? after $(( $(date +%s) - s )) s"
 grep -vE "^pass " "$O/torch-crosscheck.txt" | tail -60
 cp tasks/baselines/h200.json tasks/baselines/h200.meta.json results/torch-crosscheck.json "$O/" 2>/dev/null
