@@ -41,4 +41,9 @@ $C eval --task tasks/level1/relu_kernelbench --candidate tasks/level1/relu_kerne
   > "$O/relu-eval.txt" 2>&1
 tail -6 "$O/relu-eval.txt"
 
+echo "== CUDA device tests"
+timeout 180 "$B/bin/test_gpu_cuda" --gtest_brief=1 > "$O/test_gpu_cuda.log" 2>&1; echo "exit $?"
+tail -5 "$O/test_gpu_cuda.log"
+cat /tmp/crucible-cache/artifacts/pe/peaks-cuda-v2-* > "$O/peaks.json" 2>/dev/null
+
 tar czf "${OUT:-/tmp}/gpu-baselines.tgz" -C "$O" .

@@ -52,9 +52,10 @@ for r in rows:
     counts[r[0]] = counts.get(r[0], 0) + 1
 print("Suites: " + ", ".join(f"level {k}: {v} tasks" for k, v in sorted(counts.items())) + " (plus tasks/quickstart, 5 tasks).\n")
 print("Reference ms: the task's GPU reference (`reference.cu`), median on one H200 from a timed replay run "
-      "(`bash gpu-bundle/run-gpu.sh`, configs/time-level*.yaml, outputs in docs/gpu-runs/). Eager / compile ms: "
-      "PyTorch 2.11 eager and torch.compile on the same benchmark shape, CUDA events with an L2 flush, median of 10 "
-      "(`python3 scripts/torch-crosscheck.py`, tasks/baselines/h200.json). Torch check: the task's GPU reference "
+      "(`bash scripts/gpu-baselines.sh` with the GPU bundle, configs/time-level*.yaml, outputs in docs/gpu-runs/). "
+      "Eager / compile ms: PyTorch 2.11 eager and torch.compile on the same benchmark shape, CUDA events with an L2 "
+      "flush, median of 30, timed after every check so nothing else shares the GPU "
+      "(`python3 scripts/torch-crosscheck.py`, tasks/baselines/h200.json and h200.meta.json). Torch check: the task's GPU reference "
       "against PyTorch on the task's own generated inputs (first two test shapes, and the benchmark shape when under 1 GB). "
       "Reference vs eager: eager ms / reference ms (below 1x: the reference is slower than PyTorch eager, so speedups "
       "over the reference overstate speedups over PyTorch; reports give both, labelled). good.cu speedup: the stored "
