@@ -39,8 +39,8 @@ std::vector<Param> params() {
   std::vector<Param> v;
   std::vector<std::string> suites;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(kTasks, ec))
-    if (e.is_directory()) suites.push_back(e.path().filename().string());
+  for (const auto& e : fs::directory_iterator(kTasks, ec))  // tasks/baselines/ holds PyTorch timings, no tasks
+    if (e.is_directory() && e.path().filename() != "baselines") suites.push_back(e.path().filename().string());
   std::sort(suites.begin(), suites.end());
   for (const auto& s : suites) {
     v.push_back({s, "hip", "gfx90a"});
