@@ -289,6 +289,13 @@ void run_one(TrajectoryContext& ctx, Traj& tr, const Shared& sh) {
                {"truncated", resp.truncated}};
       if (!resp.ok) {
         nlohmann::json rec = agent_error_record(key, t, ctx.backend, m, tr.sample, round, resp);
+        {
+          // The task's eager baseline is a fact of the task: failed rounds carry it too, so
+          // metrics over eager count this task's trajectories as they do over the reference.
+          EvalResult failed;
+          failed.verdict = Verdict::agent_error;
+          add_baseline_fields(rec, t.name, failed, ctx.baselines);
+        }
         rec.update(usage);
         if (resp.fatal) {
           // Not recorded as finished: a rerun with working credentials retries it.
