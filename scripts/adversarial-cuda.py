@@ -45,6 +45,8 @@ for f, e in sorted(exp.items()):
         bad += 1
         continue
     ok = j["verdict"] in e["verdict"] and all(fl in j["flags"] for fl in e.get("flags", []))
+    ok = ok and ("max_s" not in e or dt <= float(e["max_s"]))
+    ok = ok and len(p.stdout) + len(p.stderr) < 1 << 20  # a flood must not reach the caller
     bad += not ok
     print(f"{'ok  ' if ok else 'FAIL'} {f:30s} {j['verdict']:14s} {','.join(j['flags']):40s} {dt:5.1f}s  {j['message'][:110]}")
 print(f"{len(exp) - bad}/{len(exp)} adversarial CUDA candidates got the required verdict")
