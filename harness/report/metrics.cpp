@@ -229,18 +229,20 @@ double geomean(const std::vector<double>& v) {
   return std::exp(s / v.size());
 }
 
-double GroupMetrics::fast_p_of(double p) const {
+namespace {
+// Mean over tasks of the share of trajectories faster than p; 0 for no tasks.
+double mean_fast_share(const std::vector<std::vector<double>>& task_best, double p) {
   if (task_best.empty()) return 0;
   double s = 0;
   for (auto& t : task_best) s += fast_share(t, p);
   return s / task_best.size();
 }
+}  // namespace
+
+double GroupMetrics::fast_p_of(double p) const { return mean_fast_share(task_best, p); }
 
 double GroupMetrics::fast_p_eager_of(double p) const {
-  if (task_best_eager.empty()) return kNaN;
-  double s = 0;
-  for (auto& t : task_best_eager) s += fast_share(t, p);
-  return s / task_best_eager.size();
+  return task_best_eager.empty() ? kNaN : mean_fast_share(task_best_eager, p);
 }
 
 Metrics compute_metrics(const std::vector<ReportRecord>& records, const MetricOptions& opts) {

@@ -57,9 +57,10 @@ bool any_eager(const Metrics& m) {
   return false;
 }
 
-std::string fast_eager(const GroupMetrics& g, double p) {
-  auto it = g.fast_p_eager.find(p);
-  return it == g.fast_p_eager.end() ? std::string("-") : fmt_pct(it->second);
+// A fast_p value from a group's map (over the reference or over eager); "-" when absent.
+std::string fmt_fast(const std::map<double, double>& fast, double p) {
+  auto it = fast.find(p);
+  return it == fast.end() ? std::string("-") : fmt_pct(it->second);
 }
 
 const char* kEagerNote =
@@ -94,10 +95,7 @@ std::string headline_text(const Metrics& m) {
     << pad("correct", 8) << pad("fast_0", 7) << pad("fast_1", 7) << pad("fast_1.5", 9) << pad("fast_2", 7)
     << pad("geomean", 8) << pad("SoL", 7) << "cost\n";
   for (auto& g : m.groups) {
-    auto fp = [&](double p) {
-      auto it = g.fast_p.find(p);
-      return it == g.fast_p.end() ? std::string("-") : fmt_pct(it->second);
-    };
+    auto fp = [&](double p) { return fmt_fast(g.fast_p, p); };
     o << pad(g.model, 22) << pad(g.device, 26) << pad(g.backend, 8) << pad(std::to_string(g.records), 6)
       << pad(fmt_pct(g.compile_rate), 8) << pad(fmt_pct(g.correct_rate), 8) << pad(fp(0), 7) << pad(fp(1), 7)
       << pad(fp(1.5), 9) << pad(fp(2), 7) << pad(fmt_x(g.geomean_speedup_correct), 8) << pad(fmt_pct(g.mean_sol), 7)
@@ -109,7 +107,7 @@ std::string headline_text(const Metrics& m) {
       << pad("fast_1.5", 9) << pad("fast_2", 7) << "geomean\n";
     for (auto& g : m.groups)
       o << pad(g.model, 22) << pad(g.device, 26) << pad(std::to_string(g.eager_tasks) + "/" + std::to_string(g.tasks), 6)
-        << pad(fast_eager(g, 0), 7) << pad(fast_eager(g, 1), 7) << pad(fast_eager(g, 1.5), 9) << pad(fast_eager(g, 2), 7)
+        << pad(fmt_fast(g.fast_p_eager, 0), 7) << pad(fmt_fast(g.fast_p_eager, 1), 7) << pad(fmt_fast(g.fast_p_eager, 1.5), 9) << pad(fmt_fast(g.fast_p_eager, 2), 7)
         << fmt_x(g.geomean_speedup_vs_eager) << "\n";
   }
   return o.str();
@@ -123,10 +121,7 @@ std::string render_markdown(const Metrics& m, const std::vector<RunData>& runs) 
   o << "| model | device | backend | candidates | compile | correct | fast_0 | fast_1 | fast_1.5 | fast_2 | geomean (correct) | geomean (all, failures = 1x) | SoL | tokens | cost | cost / correct |\n";
   o << "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (auto& g : m.groups) {
-    auto fp = [&](double p) {
-      auto it = g.fast_p.find(p);
-      return it == g.fast_p.end() ? std::string("-") : fmt_pct(it->second);
-    };
+    auto fp = [&](double p) { return fmt_fast(g.fast_p, p); };
     o << "| " << g.model << " | " << g.device << " | " << g.backend << " | " << g.records << " | "
       << fmt_pct(g.compile_rate) << " | " << fmt_pct(g.correct_rate) << " | " << fp(0) << " | " << fp(1) << " | "
       << fp(1.5) << " | " << fp(2) << " | " << fmt_x(g.geomean_speedup_correct) << " | " << fmt_x(g.geomean_speedup_all)
@@ -139,7 +134,7 @@ std::string render_markdown(const Metrics& m, const std::vector<RunData>& runs) 
       << "|---|---|---|---:|---:|---:|---:|---:|---:|\n";
     for (auto& g : m.groups)
       o << "| " << g.model << " | " << g.device << " | " << g.backend << " | " << g.eager_tasks << " of " << g.tasks << " | "
-        << fast_eager(g, 0) << " | " << fast_eager(g, 1) << " | " << fast_eager(g, 1.5) << " | " << fast_eager(g, 2) << " | "
+        << fmt_fast(g.fast_p_eager, 0) << " | " << fmt_fast(g.fast_p_eager, 1) << " | " << fmt_fast(g.fast_p_eager, 1.5) << " | " << fmt_fast(g.fast_p_eager, 2) << " | "
         << fmt_x(g.geomean_speedup_vs_eager) << " |\n";
   }
   o << "\n## pass@k and fast_1@k\n\n| group | k | pass@k | fast_1@k |\n|---|---:|---:|---:|\n";
@@ -206,8 +201,7 @@ std::string render_html(const Metrics& m, const std::vector<RunData>& runs, cons
       << "</td><td class=n>" << g.records << "</td><td class=n>" << fmt_pct(g.compile_rate) << "</td><td class=n>"
       << fmt_pct(g.correct_rate) << "</td>";
     for (double p : {0.0, 1.0, 1.5, 2.0}) {
-      auto it = g.fast_p.find(p);
-      o << "<td class=n>" << (it == g.fast_p.end() ? std::string("-") : fmt_pct(it->second)) << "</td>";
+      o << "<td class=n>" << fmt_fast(g.fast_p, p) << "</td>";
     }
     o << "<td class=n>" << fmt_x(g.geomean_speedup_correct) << "</td><td class=n>" << fmt_x(g.geomean_speedup_all)
       << "</td><td class=n>" << fmt_pct(g.mean_sol) << "</td><td class=n>" << fmt_num(g.tokens_in + g.tokens_out)
@@ -221,7 +215,7 @@ std::string render_html(const Metrics& m, const std::vector<RunData>& runs, cons
     for (auto& g : m.groups) {
       o << "<tr><td>" << html_escape(g.model) << "</td><td>" << html_escape(g.device) << "</td><td>" << html_escape(g.backend)
         << "</td><td class=n>" << g.eager_tasks << " of " << g.tasks << "</td>";
-      for (double p : {0.0, 1.0, 1.5, 2.0}) o << "<td class=n>" << fast_eager(g, p) << "</td>";
+      for (double p : {0.0, 1.0, 1.5, 2.0}) o << "<td class=n>" << fmt_fast(g.fast_p_eager, p) << "</td>";
       o << "<td class=n>" << fmt_x(g.geomean_speedup_vs_eager) << "</td></tr>\n";
     }
     o << "</table>\n";
